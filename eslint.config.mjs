@@ -1,0 +1,10 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", ".data/**", "next-env.d.ts", "e2e/screenshots/**"] },
+];
+
+export default config;

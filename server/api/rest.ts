@@ -1,0 +1,123 @@
+/**
+ * The REST surface: trpc-to-openapi's node handler over the same routers the dashboard uses, built once per
+ * process (its fetch adapter rebuilds the route table on every request), with the response rules of SPEC §7:
+ * errors are exactly `{detail}`, validation errors 422, DELETE 204 without a body.
+ */
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { appRouter } from "./root";
+import { createContext, type Context } from "./trpc";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type FakeRes = { statusCode: number; headers: Headers; body?: string };
+/** The adapter reads `url`, `headers`, `body` (already parsed here) and `signal` of a Request. */
+type FakeReq = Request & { queryKeys?: Set<string> };
+
+const json = (status: number, body: unknown, headers?: HeadersInit) => {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json");
+  return new Response(JSON.stringify(body), { status, headers: h });
+};
+
+type State = { ctx?: Context; failed: boolean };
+const states = new WeakMap<FakeReq, State>();
+
+const handler = createOpenApiNodeHttpHandler({
+  router: appRouter,
+  createContext: ({ req }: { req: FakeReq }) => {
+    const state = states.get(req)!;
+    state.ctx = createContext({ headers: req.headers, via: "rest", httpMethod: req.method });
+    state.ctx.queryKeys = req.queryKeys;
+    return state.ctx;
+  },
+  responseMeta: ({ ctx, errors }: { ctx?: Context; errors: { code: string; cause?: unknown }[] }) => {
+    if (errors.length) {
+      const e = errors[0]!;
+      const isValidation = e.code === "BAD_REQUEST" && (e.cause as Error | undefined)?.name === "ZodError";
+      return { status: isValidation ? 422 : undefined, headers: ctx?.res.headers ?? {} };
+    }
+    return { status: ctx?.res.status ?? 200, headers: ctx?.res.headers ?? {} };
+  },
+  onError: ({ error, req, path }: { error: { code: string; cause?: unknown }; req: FakeReq; path?: string }) => {
+    const state = states.get(req);
+    if (state) state.failed = true;
+    if (error.code === "INTERNAL_SERVER_ERROR")
+      console.error(`[request ${state?.ctx?.requestId ?? "-"}] ${req.method} ${path ?? req.url} failed:`, error.cause ?? error);
+  },
+  maxBodySize: MAX_BODY_BYTES,
+} as never) as unknown as (req: FakeReq, res: unknown) => Promise<void>;
+
+function jsonInvalid(message: string, body: string) {
+  return json(422, { detail: [{ type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${message}`, input: body.slice(0, 200) }] });
+}
+
+export async function handleRest(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = new Headers(request.headers);
+  const hasBody = !["GET", "HEAD", "DELETE", "OPTIONS"].includes(request.method);
+  const requestId = request.headers.get("x-request-id") ?? crypto.randomUUID();
+  headers.set("x-request-id", requestId);
+
+  let body: unknown = undefined;
+  let queryKeys: Set<string> | undefined;
+  if (hasBody) {
+    if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
+      return json(413, { detail: "Request body too large" });
+    const text = await request.text();
+    if (text.length > MAX_BODY_BYTES) return json(413, { detail: "Request body too large" });
+    body = {};
+    if (text.trim()) {
+      const type = request.headers.get("content-type") ?? "";
+      if (!type.toLowerCase().startsWith("application/json"))
+        return json(415, { detail: `Unsupported content type '${type || "none"}': send application/json` });
+      try {
+        body = JSON.parse(text);
+      } catch (e) {
+        return jsonInvalid((e as Error).message, text);
+      }
+    }
+    headers.set("content-type", "application/json");
+    // Query parameters of body requests (e.g. `POST …/execute?force=true`) join the input; the body wins.
+    if (url.search && body && typeof body === "object" && !Array.isArray(body)) {
+      const query = Object.fromEntries(url.searchParams);
+      queryKeys = new Set(Object.keys(query).filter((k) => !(k in (body as object))));
+      body = { ...query, ...(body as object) };
+    }
+  }
+
+  const req = new Proxy(request, {
+    get(target, prop) {
+      if (prop === "url") return url.pathname + url.search;
+      if (prop === "headers") return headers;
+      if (prop === "body") return body;
+      if (prop === "queryKeys") return queryKeys;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as FakeReq;
+
+  const state: State = { failed: false };
+  states.set(req, state);
+  const res: FakeRes & { setHeader?: unknown; end?: unknown } = { statusCode: 200, headers: new Headers() };
+  const done = new Promise<void>((resolve) => {
+    res.setHeader = (k: string, v: string | string[]) =>
+      Array.isArray(v) ? v.forEach((x) => res.headers.append(k, x)) : res.headers.set(k, v);
+    res.end = (out?: string) => {
+      res.body = out;
+      resolve();
+    };
+  });
+  await handler(req, res);
+  await done;
+
+  res.headers.set("x-request-id", requestId);
+  if (res.statusCode === 204) {
+    res.headers.delete("content-type");
+    return new Response(null, { status: 204, headers: res.headers });
+  }
+  if (state.failed) {
+    const parsed = res.body ? (JSON.parse(res.body) as { detail?: unknown; message?: string }) : {};
+    return json(res.statusCode, { detail: parsed.detail ?? parsed.message ?? "Error" }, res.headers);
+  }
+  return new Response(res.body, { status: res.statusCode, headers: res.headers });
+}

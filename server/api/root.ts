@@ -1,0 +1,17 @@
+import { authRouter } from "./routers/auth";
+import { notificationsRouter } from "./routers/notifications";
+import { publicRouter } from "./routers/public";
+import { tasksRouter } from "./routers/tasks";
+import { usersRouter } from "./routers/users";
+import { createCallerFactory, router } from "./trpc";
+
+export const appRouter = router({
+  tasks: tasksRouter,
+  notifications: notificationsRouter,
+  auth: authRouter,
+  users: usersRouter,
+  public: publicRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

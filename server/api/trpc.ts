@@ -1,0 +1,81 @@
+/**
+ * tRPC for both the dashboard (/api/trpc) and the REST API (trpc-to-openapi at /api/v1 and /auth).
+ *  1. Context: request headers and the client address, plus what a procedure wants to say about the response.
+ *  2. Initialisation: errors are formatted into the spec's `{detail}` bodies.
+ *  3. Procedures: public -> authed (any credential, synced user) and the JWT-only procedure of /auth/sync-user.
+ */
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { authenticate, type Caller } from "../auth";
+import { apiError, EXPOSED, isZodError, validationDetails, type Location } from "./errors";
+
+// 1. Context
+export type ResponseMeta = { status?: number; headers: Record<string, string> };
+export type Context = {
+  headers: Headers;
+  clientIp: string | null;
+  /** "rest" when called through the OpenAPI adapter (errors name body/query/path locations). */
+  via: "rest" | "trpc" | "server";
+  httpMethod: string;
+  requestId: string;
+  /** REST: names of input fields that came from the query string of a body request. */
+  queryKeys?: Set<string>;
+  res: ResponseMeta;
+};
+
+export function createContext(opts: { headers: Headers; via: Context["via"]; httpMethod?: string }): Context {
+  return {
+    headers: opts.headers,
+    clientIp: opts.headers.get("x-watch-client-ip"),
+    via: opts.via,
+    httpMethod: opts.httpMethod ?? "POST",
+    requestId: opts.headers.get("x-request-id") ?? crypto.randomUUID(),
+    res: { headers: {} },
+  };
+}
+
+// 2. Initialisation
+function locate(ctx: Context | undefined) {
+  return (field: string | undefined): Location => {
+    if (field === "id") return "path";
+    if (field && ctx?.queryKeys?.has(field)) return "query";
+    return ctx && (ctx.httpMethod === "GET" || ctx.httpMethod === "DELETE") ? "query" : "body";
+  };
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error, input, ctx }) {
+      let detail: unknown;
+      if (error.code === "BAD_REQUEST" && isZodError(error.cause)) detail = validationDetails(error.cause.issues, input, locate(ctx));
+      else if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) detail = "Internal Server Error";
+      else detail = error.message;
+      return { ...shape, detail };
+    },
+  });
+
+// 3. Procedures
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+const withCaller = t.middleware(async ({ ctx, next }) => {
+  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
+  return next({ ctx: { caller } });
+});
+
+/** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
+export const authedProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
+  const user = ctx.caller.user;
+  if (!user) throw apiError(404, "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+  return next({ ctx: { user } });
+});
+
+/** Identity-provider session only (not API keys). */
+export const sessionProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
+  const caller = ctx.caller;
+  if (caller.method === "api_key") throw apiError(403, "This endpoint requires a signed-in dashboard session");
+  return next({ ctx: { caller } });
+});

@@ -1,0 +1,61 @@
+/** API key management (SPEC §5): one active key per developer/admin user, shown once, revocable. */
+import { z } from "zod";
+import { apiError } from "../api/errors";
+import { db, type ApiKey, type User } from "../db";
+import { generateApiKey, hashApiKey } from "./api-keys";
+
+export const ApiKeySchema = z
+  .object({
+    id: z.guid(),
+    user_id: z.guid(),
+    key_prefix: z.string(),
+    name: z.string(),
+    created_at: z.iso.datetime({ offset: true }),
+    last_used_at: z.iso.datetime({ offset: true }).nullable(),
+    is_active: z.boolean(),
+  })
+  .meta({ id: "ApiKey" });
+
+const view = (k: ApiKey): z.infer<typeof ApiKeySchema> => ({
+  id: k.id,
+  user_id: k.user_id,
+  key_prefix: k.key_prefix,
+  name: k.name,
+  created_at: k.created_at.toISOString(),
+  last_used_at: k.last_used_at?.toISOString() ?? null,
+  is_active: k.is_active,
+});
+
+const KEY_ROLES = new Set(["developer", "admin"]);
+
+export async function createApiKey(user: User, name: string) {
+  if (!user.role || !KEY_ROLES.has(user.role))
+    throw apiError(403, "API keys are available to developer and admin accounts. Ask an administrator for the developer role.");
+  const { key, lookupId, keyPrefix } = generateApiKey();
+  const key_hash = await hashApiKey(key);
+  const created = await db.$transaction(async (tx) => {
+    // Serialise key creation per user so "one active key" holds under concurrent requests.
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ${user.id}::uuid FOR UPDATE`;
+    const active = await tx.apiKey.count({ where: { user_id: user.id, is_active: true } });
+    if (active) throw apiError(400, "An active API key already exists. Revoke it before creating a new one.");
+    return tx.apiKey.create({ data: { user_id: user.id, lookup_id: lookupId, key_prefix: keyPrefix, key_hash, name } });
+  });
+  return { key, key_info: view(created) };
+}
+
+export async function listApiKeys(user: User) {
+  const rows = await db.apiKey.findMany({ where: { user_id: user.id }, orderBy: { created_at: "desc" } });
+  return rows.map(view);
+}
+
+export async function revokeApiKey(user: User, id: string) {
+  const { count } = await db.apiKey.updateMany({
+    where: { id, user_id: user.id, is_active: true },
+    data: { is_active: false, revoked_at: new Date() },
+  });
+  if (!count) {
+    const exists = await db.apiKey.findFirst({ where: { id, user_id: user.id }, select: { id: true } });
+    if (!exists) throw apiError(404, "API key not found");
+  }
+  return { status: "revoked" as const };
+}

@@ -1,0 +1,59 @@
+/**
+ * Clerk: session JWTs are verified locally (networkless with CLERK_JWT_KEY, else against Clerk's JWKS), and
+ * the user's profile comes from the Clerk Backend API (CLERK_API_URL) when the dashboard syncs the account.
+ */
+import { createClerkClient, verifyToken } from "@clerk/backend";
+import { env } from "../env";
+import { apiError } from "../api/errors";
+
+export const clerkConfigured = () => !!env.CLERK_SECRET_KEY;
+
+const notInitialized = () => apiError(503, "Clerk client not initialized");
+
+function clerkClient() {
+  if (!env.CLERK_SECRET_KEY) throw notInitialized();
+  const g = globalThis as unknown as { __watchClerk?: ReturnType<typeof createClerkClient> };
+  return (g.__watchClerk ??= createClerkClient({
+    secretKey: env.CLERK_SECRET_KEY,
+    jwtKey: env.CLERK_JWT_KEY,
+    apiUrl: env.CLERK_API_URL,
+    publishableKey: env.CLERK_PUBLISHABLE_KEY ?? env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY,
+  }));
+}
+
+/** The Clerk user id (`sub`) of a valid session token; 401 for expired or invalid tokens. */
+export async function verifySessionToken(token: string): Promise<string> {
+  if (!env.CLERK_SECRET_KEY) throw notInitialized();
+  try {
+    const claims = await verifyToken(token, {
+      secretKey: env.CLERK_SECRET_KEY,
+      jwtKey: env.CLERK_JWT_KEY,
+      apiUrl: env.CLERK_API_URL,
+      authorizedParties: env.CLERK_AUTHORIZED_PARTIES?.split(",").map((s) => s.trim()),
+    });
+    if (!claims.sub) throw apiError(401, "Invalid token");
+    return claims.sub;
+  } catch (e) {
+    const reason = (e as { reason?: string }).reason;
+    if (reason === "token-expired") throw apiError(401, "Token has expired");
+    if (reason === "jwk-remote-failed-to-load" || reason === "jwk-failed-to-resolve")
+      throw apiError(503, "Identity provider unavailable");
+    throw apiError(401, "Invalid token");
+  }
+}
+
+export type ClerkProfile = { email: string; first_name: string; role: string | null };
+
+export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfile> {
+  try {
+    const u = await clerkClient().users.getUser(clerkUserId);
+    const primary = u.emailAddresses.find((e) => e.id === u.primaryEmailAddressId) ?? u.emailAddresses[0];
+    const role = (u.publicMetadata as { role?: unknown } | undefined)?.role;
+    return { email: primary?.emailAddress ?? "", first_name: u.firstName ?? "", role: typeof role === "string" ? role : null };
+  } catch (e) {
+    if ((e as { status?: number }).status === 404) throw apiError(404, "User not found at the identity provider");
+    if ((e as { code?: string }).code === "SERVICE_UNAVAILABLE") throw e;
+    console.error("clerk backend api failed", e);
+    throw apiError(503, "Identity provider unavailable");
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Who is calling: an API key, a Clerk session token (Authorization header, or the `__session` cookie on the
+ * dashboard's own tRPC endpoint), or, with SERVICE_NOAUTH=1, an unauthenticated loopback client acting as
+ * the development test user.
+ */
+import ipaddr from "ipaddr.js";
+import { env } from "../env";
+import { apiError } from "../api/errors";
+import { db, type User } from "../db";
+import { looksLikeApiKey, verifyApiKey } from "./api-keys";
+import { verifySessionToken } from "./clerk";
+
+export type Caller =
+  | { method: "api_key"; user: User }
+  | { method: "noauth"; user: User }
+  | { method: "jwt"; clerkUserId: string; user: User | null };
+
+export const NOAUTH_USER = {
+  id: "00000000-0000-0000-0000-000000000001",
+  clerk_user_id: "user_noauth",
+  email: "test@localhost",
+  first_name: "Test",
+  role: "admin",
+} as const;
+
+export function isLoopback(ip: string | null) {
+  if (!ip || !ipaddr.isValid(ip)) return false;
+  return ipaddr.process(ip).range() === "loopback";
+}
+
+function bearerToken(headers: Headers, allowCookie: boolean): string | null {
+  const header = headers.get("authorization");
+  if (header !== null) {
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    if (!match) throw apiError(401, "Invalid authorization header: expected 'Bearer <token>'");
+    return match[1]!.trim();
+  }
+  if (!allowCookie) return null;
+  const cookie = headers.get("cookie");
+  const session = cookie && /(?:^|;\s*)__session=([^;]+)/.exec(cookie);
+  return session ? decodeURIComponent(session[1]!) : null;
+}
+
+async function noauthUser() {
+  return db.user.upsert({ where: { id: NOAUTH_USER.id }, update: {}, create: { ...NOAUTH_USER } });
+}
+
+export async function authenticate(headers: Headers, clientIp: string | null, allowCookie = false): Promise<Caller> {
+  const token = bearerToken(headers, allowCookie);
+  if (token === null) {
+    if (env.SERVICE_NOAUTH && isLoopback(clientIp)) return { method: "noauth", user: await noauthUser() };
+    throw apiError(401, "Authorization header missing");
+  }
+  if (looksLikeApiKey(token)) {
+    const user = await verifyApiKey(token);
+    if (!user) throw apiError(401, "Invalid API key");
+    return { method: "api_key", user };
+  }
+  if (token.split(".").length !== 3) throw apiError(401, "Invalid API key");
+  const clerkUserId = await verifySessionToken(token);
+  const user = await db.user.findUnique({ where: { clerk_user_id: clerkUserId } });
+  if (user && !user.is_active) throw apiError(403, "Account disabled");
+  return { method: "jwt", clerkUserId, user };
+}

@@ -1,0 +1,95 @@
+/**
+ * One database, two ways to get it: PostgreSQL at DATABASE_URL, or the embedded PGlite in DATA_DIR.
+ * PGlite is a single-session database, so it is served over a loopback socket and every client (Prisma,
+ * the durable-execution engine) connects through it: its query queue keeps their transactions apart, and
+ * the rest of the code sees plain Postgres either way.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/client";
+
+export type Database = {
+  url: string;
+  embedded: boolean;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+};
+
+const g = globalThis as unknown as { __watchDb?: Database; __watchDbOpening?: Promise<Database> };
+
+async function startEmbedded(dataDir: string) {
+  const dir = path.resolve(dataDir, "pglite");
+  fs.mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(path.resolve(dataDir), "server.pid");
+  const holder = Number(fs.existsSync(lockFile) ? fs.readFileSync(lockFile, "utf8") : 0);
+  if (holder && holder !== process.pid && isAlive(holder)) {
+    throw new Error(`The embedded database in ${dataDir} is in use by process ${holder}. Stop it or set DATA_DIR.`);
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const pglite = await PGlite.create(dir);
+  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 100 });
+  await server.start();
+  return {
+    url: `postgresql://postgres@${server.getServerConn()}/postgres`,
+    async close() {
+      await server.stop();
+      await pglite.close();
+      fs.rmSync(lockFile, { force: true });
+    },
+  };
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createPrisma(url: string, poolSize = 10) {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+}
+
+/** Opens the database (once per process); `prepare` runs on its URL before clients connect (migrations). */
+export function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  prepare?: (url: string) => Promise<void>;
+}): Promise<Database> {
+  return (g.__watchDbOpening ??= (async () => {
+    const embedded = opts.databaseUrl ? undefined : await startEmbedded(opts.dataDir);
+    const url = opts.databaseUrl ?? embedded!.url;
+    await opts.prepare?.(url);
+    const prisma = createPrisma(url);
+    const database: Database = {
+      url,
+      embedded: !!embedded,
+      prisma,
+      async close() {
+        await prisma.$disconnect();
+        await embedded?.close();
+        g.__watchDb = undefined;
+        g.__watchDbOpening = undefined;
+      },
+    };
+    g.__watchDb = database;
+    return database;
+  })());
+}
+
+export function database(): Database {
+  if (!g.__watchDb) throw new Error("database not opened (openDatabase runs at server start)");
+  return g.__watchDb;
+}
+
+/** The Prisma client of the open database. */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get: (_target, prop) => Reflect.get(database().prisma, prop),
+});
+
+export * from "./generated/client";

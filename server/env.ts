@@ -1,0 +1,87 @@
+/**
+ * Configuration, validated once. Every variable the service reads is declared here; a bad value stops the
+ * server at start with one line per problem.
+ */
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const optionalUrl = z
+  .url()
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: positiveInt(8000),
+  HOSTNAME: z.string().default("0.0.0.0"),
+  DATABASE_URL: optionalString,
+  DATA_DIR: z.string().default("./.data"),
+  APP_URL: optionalUrl,
+  SERVICE_NOAUTH: flag,
+  TRUST_PROXY: flag,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+
+  CLERK_SECRET_KEY: optionalString,
+  CLERK_PUBLISHABLE_KEY: optionalString,
+  NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optionalString,
+  CLERK_JWT_KEY: optionalString.transform((v) => v?.replace(/\\n/g, "\n")),
+  CLERK_API_URL: optionalUrl,
+  CLERK_AUTHORIZED_PARTIES: optionalString,
+
+  RESEND_API_KEY: optionalString,
+  RESEND_BASE_URL: optionalUrl,
+  EMAIL_FROM: z.string().default("Watch <watch@localhost>"),
+  EMAILS_PER_USER_PER_DAY: positiveInt(100),
+  EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
+
+  AGENT_MODEL: optionalString,
+  AGENT_BASE_URL: optionalUrl,
+  AGENT_API_KEY: optionalString,
+  AGENT_CONCURRENCY: positiveInt(8),
+  AGENT_TIMEOUT_MS: positiveInt(120_000),
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  OPENAI_API_KEY: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  PERPLEXITY_API_KEY: optionalString,
+  SEARCH_PROVIDER: z.enum(["searxng", "tavily", "brave"]).optional(),
+  SEARXNG_URL: optionalUrl,
+  TAVILY_API_KEY: optionalString,
+  BRAVE_SEARCH_API_KEY: optionalString,
+
+  INNGEST_EVENT_KEY: optionalString,
+  INNGEST_SIGNING_KEY: optionalString,
+  INNGEST_DEV: flag,
+  INNGEST_BASE_URL: optionalUrl,
+
+  MIN_RUN_INTERVAL_MS: positiveInt(5 * 60_000),
+  EXECUTION_STUCK_AFTER_MS: positiveInt(30 * 60_000),
+
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  RATE_LIMIT_USER_PER_MIN: positiveInt(60),
+
+  WEBHOOK_ALLOW_PRIVATE: flag,
+});
+
+export type Env = z.infer<typeof schema> & { APP_URL: string };
+
+function load(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  return { ...env, APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "") };
+}
+
+const g = globalThis as unknown as { __watchEnv?: Env };
+export const env: Env = (g.__watchEnv ??= load());

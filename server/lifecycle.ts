@@ -1,0 +1,35 @@
+/** Start-up and shutdown of everything the server process owns: the database and the scheduler driver. */
+import { env } from "./env";
+import { openDatabase, database } from "./db";
+import { setScheduler } from "./scheduler";
+
+async function migrate(url: string) {
+  const { applyMigrations } = await import("./db/schema-engine");
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const applied = await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+  if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
+}
+
+const g = globalThis as unknown as { __watchStopping?: Promise<void>; __watchReady?: Promise<void> };
+
+export function startServices() {
+  return (g.__watchReady ??= start());
+}
+
+async function start() {
+  const started = Date.now();
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, prepare: migrate });
+  if (env.SERVICE_NOAUTH)
+    console.warn("⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.");
+  console.log(`database ready (${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}) in ${Date.now() - started} ms`);
+}
+
+/** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests have finished. */
+export function stopServices() {
+  return (g.__watchStopping ??= (async () => {
+    setScheduler(undefined);
+    await database().close();
+  })());
+}
+
+(globalThis as { __watchStopServices?: () => Promise<void> }).__watchStopServices = stopServices;

@@ -1,0 +1,36 @@
+/**
+ * The one door between the API and whatever runs watches. The API decides *what* should happen (a watch
+ * became active, was paused, a run was requested); the driver decides *how* (embedded durable engine or
+ * Inngest). The driver is chosen in one place: `setScheduler` at server start.
+ */
+export interface Scheduler {
+  readonly name: string;
+  /** The watch is active: make sure it runs at `at` (now or later). Replaces any earlier wake-up. */
+  arm(taskId: string, at: Date): Promise<void>;
+  /** The watch was paused, completed or deleted: cancel its pending wake-up (`scheduledAt` is its old next_run). */
+  disarm(taskId: string, scheduledAt: Date | null): Promise<void>;
+  /** Start the given (pending) execution now. */
+  runNow(taskId: string, executionId: string): Promise<void>;
+  /** Stop an open execution (force re-run, delete). */
+  cancelRun(executionId: string): Promise<void>;
+  /** "ok" when the driver is running. */
+  health(): Promise<string>;
+}
+
+/** Until a driver is installed nothing runs; the API still records what was asked. */
+const inert: Scheduler = {
+  name: "none",
+  arm: async () => {},
+  disarm: async () => {},
+  runNow: async () => {},
+  cancelRun: async () => {},
+  health: async () => "not started",
+};
+
+const g = globalThis as unknown as { __watchScheduler?: Scheduler };
+
+export const scheduler = (): Scheduler => g.__watchScheduler ?? inert;
+
+export function setScheduler(driver: Scheduler | undefined) {
+  g.__watchScheduler = driver;
+}

@@ -1,0 +1,78 @@
+/** Executions: starting a run by hand ("Run now"), the conflict rule, and the history reads. */
+import { apiError, notFound } from "../api/errors";
+import { env } from "../env";
+import { db, type ExecutionStatus, type User } from "../db";
+import { scheduler } from "../scheduler";
+import { executionView } from "./views";
+
+export const ALREADY_RUNNING = "Task is already running or pending. Use force=true to override.";
+const OPEN: ExecutionStatus[] = ["pending", "running"];
+
+/**
+ * Creates a pending execution and hands it to the scheduler. An open execution blocks (409) unless it is
+ * stuck (older than EXECUTION_STUCK_AFTER: failed as superseded) or `force` is given (cancelled).
+ */
+export async function startExecution(taskId: string, force = false) {
+  const now = Date.now();
+  const { execution, superseded } = await db.$transaction(async (tx) => {
+    // Lock the watch row so two concurrent "run now" calls cannot both pass the open-execution check.
+    await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: OPEN } }, select: { id: true, started_at: true } });
+    const stuck = open.filter((e) => now - e.started_at.getTime() > env.EXECUTION_STUCK_AFTER_MS);
+    const live = open.filter((e) => !stuck.includes(e));
+    if (live.length && !force) throw apiError(409, ALREADY_RUNNING);
+    if (stuck.length)
+      await tx.execution.updateMany({
+        where: { id: { in: stuck.map((e) => e.id) } },
+        data: { status: "failed", error_message: "superseded: stuck", completed_at: new Date(now) },
+      });
+    if (live.length)
+      await tx.execution.updateMany({
+        where: { id: { in: live.map((e) => e.id) } },
+        data: { status: "cancelled", error_message: "cancelled: superseded by a forced run", completed_at: new Date(now) },
+      });
+    const created = await tx.execution.create({ data: { task_id: taskId, status: "pending" } });
+    await tx.task.update({ where: { id: taskId }, data: { last_execution_id: created.id } });
+    return { execution: created, superseded: open.map((e) => e.id) };
+  });
+  for (const id of superseded) await scheduler().cancelRun(id);
+  await scheduler().runNow(taskId, execution.id);
+  return execution;
+}
+
+async function assertOwner(user: User, taskId: string) {
+  const task = await db.task.findFirst({ where: { id: taskId, user_id: user.id }, select: { id: true } });
+  if (!task) throw notFound();
+}
+
+export async function executeTask(user: User, taskId: string, force: boolean) {
+  await assertOwner(user, taskId);
+  return executionView(await startExecution(taskId, force));
+}
+
+export async function listExecutions(
+  user: User,
+  taskId: string,
+  q: { limit: number; offset: number; status?: ExecutionStatus },
+) {
+  await assertOwner(user, taskId);
+  const rows = await db.execution.findMany({
+    where: { task_id: taskId, ...(q.status ? { status: q.status } : {}) },
+    orderBy: { created_at: "desc" },
+    take: q.limit,
+    skip: q.offset,
+  });
+  return rows.map(executionView);
+}
+
+/** Executions whose condition was met: the watch's findings. */
+export async function listFindings(user: User, taskId: string, q: { limit: number; offset: number }) {
+  await assertOwner(user, taskId);
+  const rows = await db.execution.findMany({
+    where: { task_id: taskId, condition_met: true },
+    orderBy: { created_at: "desc" },
+    take: q.limit,
+    skip: q.offset,
+  });
+  return rows.map(executionView);
+}

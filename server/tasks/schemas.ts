@@ -1,0 +1,126 @@
+/** Wire shapes of watches ("tasks" in the API), executions and notification configs (SPEC §2). */
+import { z } from "zod";
+
+export const Id = z.guid();
+export const Timestamp = z.iso.datetime({ offset: true });
+export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
+export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);
+export const NotificationTypeSchema = z.enum(["email", "webhook"]);
+
+export const EmailNotification = z
+  .object({ type: z.literal("email"), address: z.string() })
+  .meta({ id: "EmailNotification", description: "Email notification channel" });
+export const WebhookNotification = z
+  .object({
+    type: z.literal("webhook"),
+    url: z.string(),
+    method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
+    headers: z.record(z.string(), z.string()).default({}),
+  })
+  .meta({ id: "WebhookNotification", description: "Webhook notification channel (Standard Webhooks signed)" });
+export const NotificationConfig = z.discriminatedUnion("type", [EmailNotification, WebhookNotification]);
+export type NotificationConfig = z.infer<typeof NotificationConfig>;
+
+/**
+ * Notification configs are checked in the domain (400 `Invalid notification: …`, not 422), so the input
+ * accepts any objects here and documents the real shape.
+ */
+export const NotificationsInput = z
+  .array(z.looseObject({}).meta({ description: "EmailNotification or WebhookNotification" }))
+  .max(10)
+  .meta({
+    description:
+      'Notification channels, at most one of each type: `{"type":"email","address":…}` and ' +
+      '`{"type":"webhook","url":…,"method":"POST","headers":{}}`.',
+  });
+
+const Name = z.string().trim().min(1).max(200);
+const Query = z.string().trim().min(1).max(2000);
+const Condition = z.string().trim().min(1).max(4000);
+
+export const CreateTaskInput = z
+  .object({
+    name: Name.optional(),
+    search_query: Query,
+    condition_description: Condition.optional(),
+    state: z.enum(["active", "paused"]).optional(),
+    run_immediately: z.boolean().optional(),
+    notifications: NotificationsInput.optional(),
+  })
+  .strict();
+
+export const UpdateTaskInput = z
+  .object({
+    id: Id,
+    name: Name.optional(),
+    search_query: Query.optional(),
+    condition_description: Condition.optional(),
+    state: TaskStateSchema.optional(),
+    notifications: NotificationsInput.optional(),
+  })
+  .strict();
+
+export const ExecutionSchema = z
+  .object({
+    id: Id,
+    task_id: Id,
+    status: ExecutionStatusSchema,
+    started_at: Timestamp,
+    completed_at: Timestamp.nullable(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error_message: z.string().nullable(),
+    notification: z.record(z.string(), z.unknown()).nullable(),
+    grounding_sources: z.array(z.object({ url: z.string(), title: z.string() })).nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "Execution" });
+
+export const TaskSchema = z
+  .object({
+    id: Id,
+    user_id: Id.nullable(),
+    name: z.string(),
+    search_query: z.string(),
+    condition_description: z.string(),
+    state: TaskStateSchema,
+    next_run: Timestamp.nullable(),
+    is_public: z.boolean(),
+    view_count: z.number().int(),
+    subscriber_count: z.number().int(),
+    forked_from_task_id: Id.nullable(),
+    last_known_state: z.record(z.string(), z.unknown()).nullable(),
+    last_execution_id: Id.nullable(),
+    last_execution: ExecutionSchema.nullable(),
+    notifications: z.array(NotificationConfig),
+    notification_email: z.string().nullable(),
+    webhook_url: z.string().nullable(),
+    state_changed_at: Timestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp.nullable(),
+    owner: z.object({ username: z.string().nullable() }).optional().meta({ description: "Present on non-owner views" }),
+  })
+  .meta({ id: "Task" });
+export type TaskView = z.infer<typeof TaskSchema>;
+
+export const CreatedTaskSchema = TaskSchema.extend({ immediate_execution_error: z.string().nullable() }).meta({
+  id: "CreatedTask",
+});
+
+export const SendRecordSchema = z
+  .object({
+    id: Id,
+    user_id: Id,
+    task_id: Id,
+    execution_id: Id,
+    recipient: z.string(),
+    notification_type: NotificationTypeSchema,
+    status: z.enum(["sent", "failed", "skipped"]),
+    error_message: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "NotificationSend" });
+
+export const Paging = {
+  limit: z.number().int().min(1).max(500).default(50),
+  offset: z.number().int().min(0).default(0),
+};

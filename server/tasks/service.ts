@@ -1,0 +1,212 @@
+/**
+ * Watches ("tasks"): creation, reads with owner/non-owner views, partial updates with the state machine
+ * of SPEC §3.1, visibility and forking. Every change that affects scheduling calls the scheduler inside
+ * the same database transaction, so a scheduler failure rolls the whole update back.
+ */
+import { apiError, notFound } from "../api/errors";
+import { db, Prisma, type TaskState, type User } from "../db";
+import { scheduler } from "../scheduler";
+import { startExecution } from "./executions";
+import { parseNotifications } from "./notifications";
+import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
+import { ownerTaskView, publicTaskInclude, publicTaskView, taskInclude, type TaskRow } from "./views";
+import type { z } from "zod";
+
+const DEFAULT_NAME = "New Monitor";
+const MAX_NAME = 200;
+
+/** Valid transitions (SPEC §3.1). Setting the current state again is a no-op, not a transition. */
+const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
+  active: ["paused", "completed"],
+  paused: ["active"],
+  completed: ["active"],
+};
+
+export function checkTransition(from: TaskState, to: TaskState) {
+  if (from !== to && !TRANSITIONS[from].includes(to)) throw apiError(400, `Invalid state transition: ${from} -> ${to}`);
+}
+
+function notificationRows(configs: ReturnType<typeof parseNotifications>) {
+  return configs.map((c) =>
+    c.type === "email"
+      ? { type: "email" as const, address: c.address }
+      : { type: "webhook" as const, url: c.url, method: c.method, headers: c.headers },
+  );
+}
+
+async function ownedTask(user: User, id: string) {
+  const row = await db.task.findFirst({ where: { id, user_id: user.id }, include: taskInclude });
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function createTask(user: User, input: z.infer<typeof CreateTaskInput>) {
+  const notifications = notificationRows(parseNotifications(input.notifications ?? []));
+  const state = input.state ?? "active";
+  const now = new Date();
+  const row = await db.task.create({
+    data: {
+      user_id: user.id,
+      name: input.name ?? DEFAULT_NAME,
+      search_query: input.search_query,
+      condition_description: input.condition_description ?? input.search_query,
+      state,
+      next_run: state === "active" ? now : null,
+      notifications: { create: notifications },
+    },
+    include: taskInclude,
+  });
+
+  let immediate_execution_error: string | null = null;
+  if (input.run_immediately) {
+    try {
+      await startExecution(row.id);
+    } catch (e) {
+      immediate_execution_error = e instanceof Error ? e.message : String(e);
+    }
+  } else if (state === "active") {
+    await scheduler()
+      .arm(row.id, now)
+      .catch((e: unknown) => console.error(`arming watch ${row.id} failed; it will be picked up at the next start`, e));
+  }
+  const fresh = input.run_immediately ? await ownedTask(user, row.id) : row;
+  return { ...ownerTaskView(fresh), immediate_execution_error };
+}
+
+export async function listTasks(user: User, state?: TaskState) {
+  const rows = await db.task.findMany({
+    where: { user_id: user.id, ...(state ? { state } : {}) },
+    include: taskInclude,
+    orderBy: { created_at: "desc" },
+  });
+  return rows.map(ownerTaskView);
+}
+
+/** Owner: full view. Anyone else: the public view of a public watch; a private one does not exist for them. */
+export async function getTask(viewer: User, id: string) {
+  const row = await db.task.findUnique({ where: { id }, include: publicTaskInclude });
+  if (!row || (row.user_id !== viewer.id && !row.is_public)) throw notFound();
+  return row.user_id === viewer.id ? ownerTaskView(row) : publicTaskView(row);
+}
+
+export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInput>) {
+  const { id, state, notifications, ...fields } = input;
+  const configs = notifications ? notificationRows(parseNotifications(notifications)) : undefined;
+  const current = await ownedTask(user, id);
+  if (state) checkTransition(current.state, state);
+  const changesState = !!state && state !== current.state;
+  const now = new Date();
+
+  try {
+    const row = await db.$transaction(async (tx) => {
+      if (configs) {
+        await tx.taskNotification.deleteMany({ where: { task_id: id } });
+        await tx.taskNotification.createMany({ data: configs.map((c) => ({ ...c, task_id: id })) });
+      }
+      const nextRun = changesState ? (state === "active" ? now : null) : undefined;
+      const updated = await tx.task.update({
+        where: { id },
+        data: {
+          ...fields,
+          updated_at: now,
+          ...(changesState ? { state, state_changed_at: now, next_run: nextRun } : {}),
+        },
+        include: taskInclude,
+      });
+      if (changesState) {
+        try {
+          if (state === "active") await scheduler().arm(id, now);
+          else await scheduler().disarm(id, current.next_run);
+        } catch (e) {
+          throw new StateChangeFailed(e);
+        }
+      }
+      return updated;
+    });
+    return ownerTaskView(row);
+  } catch (e) {
+    if (e instanceof StateChangeFailed)
+      throw apiError(500, `Failed to change task state: ${e.reason}. Task update rolled back.`, e.cause);
+    throw e;
+  }
+}
+
+class StateChangeFailed extends Error {
+  readonly reason: string;
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(reason, { cause });
+    this.reason = reason;
+  }
+}
+
+export async function deleteTask(user: User, id: string) {
+  const task = await db.task.findFirst({
+    where: { id, user_id: user.id },
+    select: { id: true, next_run: true, executions: { where: { status: { in: ["pending", "running"] } }, select: { id: true } } },
+  });
+  if (!task) throw notFound();
+  await db.task.delete({ where: { id } });
+  await scheduler().disarm(id, task.next_run);
+  for (const e of task.executions) await scheduler().cancelRun(e.id);
+}
+
+export async function setVisibility(user: User, id: string, isPublic: boolean) {
+  const task = await db.task.findFirst({ where: { id, user_id: user.id }, select: { id: true } });
+  if (!task) throw notFound();
+  if (isPublic && !user.username) throw apiError(400, "You must set a username before making tasks public");
+  const row = await db.task.update({ where: { id }, data: { is_public: isPublic, updated_at: new Date() }, select: { is_public: true } });
+  return { is_public: row.is_public };
+}
+
+export async function forkTask(user: User, id: string, name?: string) {
+  const source = await db.task.findUnique({ where: { id }, include: { notifications: true } });
+  const own = source?.user_id === user.id;
+  if (!source || (!own && !source.is_public)) throw notFound();
+  const forkName = name ?? `${source.name.slice(0, MAX_NAME - " (Copy)".length)} (Copy)`;
+  try {
+    const row = await db.$transaction(async (tx) => {
+      const created = await tx.task.create({
+        data: {
+          user_id: user.id,
+          name: forkName,
+          search_query: source.search_query,
+          condition_description: source.condition_description,
+          state: "paused",
+          is_public: false,
+          forked_from_task_id: source.id,
+          notifications: own
+            ? {
+                create: source.notifications.map((n) => ({
+                  type: n.type,
+                  address: n.address,
+                  url: n.url,
+                  method: n.method,
+                  headers: n.headers ?? Prisma.DbNull,
+                })),
+              }
+            : undefined,
+        },
+        include: taskInclude,
+      });
+      if (!own) await tx.task.update({ where: { id: source.id }, data: { subscriber_count: { increment: 1 } } });
+      return created;
+    });
+    return ownerTaskView(row);
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
+      throw apiError(409, "A task with this name already exists. Please choose another name.");
+    throw e;
+  }
+}
+
+/** The anonymous public view; counts a view unless the reader is the owner. */
+export async function readPublicTask(id: string, readerId: string | null) {
+  const row: TaskRow | null = await db.task.findFirst({ where: { id, is_public: true }, include: publicTaskInclude });
+  if (!row) throw notFound();
+  if (row.user_id !== readerId) {
+    await db.task.update({ where: { id }, data: { view_count: { increment: 1 } }, select: { id: true } });
+    row.view_count += 1;
+  }
+  return publicTaskView(row);
+}

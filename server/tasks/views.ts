@@ -1,0 +1,84 @@
+/** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
+import type { Execution, Task, TaskNotification } from "../db";
+import type { NotificationConfig, TaskView } from "./schemas";
+
+export type TaskRow = Task & {
+  notifications: TaskNotification[];
+  last_execution?: Execution | null;
+  user?: { username: string | null } | null;
+};
+
+/** What every task read loads alongside the row. */
+export const taskInclude = { notifications: true, last_execution: true } as const;
+export const publicTaskInclude = { ...taskInclude, user: { select: { username: true } } } as const;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+type JsonObject = Record<string, unknown>;
+const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
+
+export function executionView(e: Execution) {
+  return {
+    id: e.id,
+    task_id: e.task_id,
+    status: e.status,
+    started_at: e.started_at.toISOString(),
+    completed_at: iso(e.completed_at),
+    result: asObject(e.result),
+    error_message: e.error_message,
+    notification: asObject(e.notification),
+    grounding_sources: Array.isArray(e.grounding_sources) ? (e.grounding_sources as { url: string; title: string }[]) : null,
+    created_at: e.created_at.toISOString(),
+  };
+}
+
+export function notificationConfigs(rows: TaskNotification[]): NotificationConfig[] {
+  return [...rows]
+    .sort((a, b) => a.type.localeCompare(b.type))
+    .map((n) =>
+      n.type === "email"
+        ? { type: "email" as const, address: n.address ?? "" }
+        : {
+            type: "webhook" as const,
+            url: n.url ?? "",
+            method: (n.method ?? "POST") as "POST" | "PUT" | "PATCH",
+            headers: (asObject(n.headers) as Record<string, string>) ?? {},
+          },
+    );
+}
+
+/** The owner's full view. */
+export function ownerTaskView(row: TaskRow): TaskView {
+  const notifications = notificationConfigs(row.notifications);
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    search_query: row.search_query,
+    condition_description: row.condition_description,
+    state: row.state,
+    next_run: iso(row.next_run),
+    is_public: row.is_public,
+    view_count: row.view_count,
+    subscriber_count: row.subscriber_count,
+    forked_from_task_id: row.forked_from_task_id,
+    last_known_state: asObject(row.last_known_state),
+    last_execution_id: row.last_execution_id,
+    last_execution: row.last_execution ? executionView(row.last_execution) : null,
+    notifications,
+    notification_email: notifications.find((n) => n.type === "email")?.address ?? null,
+    webhook_url: notifications.find((n) => n.type === "webhook")?.url ?? null,
+    state_changed_at: row.state_changed_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** What anyone but the owner sees of a public watch: no owner identity beyond the username, no channels. */
+export function publicTaskView(row: TaskRow): TaskView {
+  return {
+    ...ownerTaskView({ ...row, notifications: [] }),
+    user_id: null,
+    last_known_state: null,
+    owner: { username: row.user?.username ?? null },
+  };
+}

@@ -1,0 +1,113 @@
+/** Accounts: sync from Clerk, profile, welcome flag, usernames (set once) and the webhook signing secret. */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { apiError } from "../api/errors";
+import type { Caller } from "../auth";
+import { fetchClerkProfile } from "../auth/clerk";
+import { db, Prisma, type User } from "../db";
+
+export const UserSchema = z
+  .object({
+    id: z.guid(),
+    clerk_user_id: z.string(),
+    email: z.string(),
+    first_name: z.string(),
+    username: z.string().nullable(),
+    is_active: z.boolean(),
+    has_seen_welcome: z.boolean(),
+    created_at: z.iso.datetime({ offset: true }),
+  })
+  .meta({ id: "User" });
+
+export function userView(u: User): z.infer<typeof UserSchema> {
+  return {
+    id: u.id,
+    clerk_user_id: u.clerk_user_id,
+    email: u.email,
+    first_name: u.first_name,
+    username: u.username,
+    is_active: u.is_active,
+    has_seen_welcome: u.has_seen_welcome,
+    created_at: u.created_at.toISOString(),
+  };
+}
+
+/** Creates or refreshes the caller's record from the identity provider. */
+export async function syncUser(caller: Exclude<Caller, { method: "api_key" }>) {
+  if (caller.method === "noauth") return { user: userView(caller.user), created: false };
+  const profile = await fetchClerkProfile(caller.clerkUserId);
+  const existing = await db.user.findUnique({ where: { clerk_user_id: caller.clerkUserId } });
+  const user = existing
+    ? await db.user.update({ where: { id: existing.id }, data: { ...profile, updated_at: new Date() } })
+    : await db.user
+        .create({ data: { clerk_user_id: caller.clerkUserId, ...profile } })
+        .catch(async (e: unknown) => {
+          // Two first loads at once: the other request created it.
+          if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
+            return db.user.findUniqueOrThrow({ where: { clerk_user_id: caller.clerkUserId } });
+          throw e;
+        });
+  return { user: userView(user), created: !existing };
+}
+
+export async function markWelcomeSeen(user: User) {
+  await db.user.update({ where: { id: user.id }, data: { has_seen_welcome: true } });
+  return { status: "success" as const };
+}
+
+const RESERVED = new Set(
+  "admin administrator api app auth dashboard docs explore help login logout me new null public root settings signin sign-in signup sign-up static support system task tasks u undefined user users w watch watches www".split(
+    " ",
+  ),
+);
+const USERNAME = /^[a-z][a-z0-9_-]{2,29}$/;
+
+/** Why a username cannot be used, or null when it is well-formed. */
+export function usernameProblem(raw: string): string | null {
+  const name = raw.trim().toLowerCase();
+  if (name.length < 3 || name.length > 30) return "must be 3 to 30 characters long";
+  if (!/^[a-z]/.test(name)) return "must start with a letter";
+  if (!USERNAME.test(name)) return "may only contain letters, digits, '_' and '-'";
+  if (RESERVED.has(name)) return "is reserved";
+  return null;
+}
+
+export async function usernameAvailability(raw: string) {
+  const problem = usernameProblem(raw);
+  if (problem) return { available: false, reason: `Username ${problem}` };
+  const taken = await db.user.findUnique({ where: { username: raw.trim().toLowerCase() }, select: { id: true } });
+  return taken ? { available: false, reason: "Username already taken" } : { available: true, reason: null };
+}
+
+export async function setUsername(user: User, raw: string) {
+  const name = raw.trim().toLowerCase();
+  if (user.username) {
+    if (user.username === name) return userView(user);
+    throw apiError(400, "Username cannot be changed once set. This protects your public task URLs from breaking.");
+  }
+  const problem = usernameProblem(name);
+  if (problem) throw apiError(400, `Invalid username: ${problem}`);
+  try {
+    // Conditional update: a concurrent request that set a username first wins.
+    const { count } = await db.user.updateMany({ where: { id: user.id, username: null }, data: { username: name, updated_at: new Date() } });
+    if (!count) throw apiError(400, "Username cannot be changed once set. This protects your public task URLs from breaking.");
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw apiError(409, "Username already taken");
+    throw e;
+  }
+  return userView(await db.user.findUniqueOrThrow({ where: { id: user.id } }));
+}
+
+const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+
+export async function webhookSecret(user: User) {
+  if (user.webhook_secret) return { secret: user.webhook_secret };
+  await db.user.updateMany({ where: { id: user.id, webhook_secret: null }, data: { webhook_secret: newWebhookSecret() } });
+  const { webhook_secret } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { webhook_secret: true } });
+  return { secret: webhook_secret! };
+}
+
+export async function rotateWebhookSecret(user: User) {
+  const { webhook_secret } = await db.user.update({ where: { id: user.id }, data: { webhook_secret: newWebhookSecret() } });
+  return { secret: webhook_secret! };
+}
