@@ -1,0 +1,109 @@
+/** Starts the built server (scripts/start.mjs) on a free port with a fresh embedded database. */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  /** SIGTERM and wait for exit. */
+  stop: () => Promise<number | null>;
+  /** SIGKILL and wait for exit. */
+  kill: () => Promise<void>;
+};
+
+export async function startServer(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; port?: number } = {}) {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-"));
+  let out = "";
+  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE: "1",
+      ...(process.env.DATABASE_URL && !("DATABASE_URL" in env) ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+      ...env,
+    } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    if (/Watch ready on/.test(out)) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start in time:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const server: RunningServer = {
+    url,
+    port,
+    dataDir,
+    process: child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+  return server;
+}
+
+/** `next build` unless a build newer than every source file exists. */
+export function ensureBuild() {
+  const buildId = path.join(root, ".next/BUILD_ID");
+  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const newest = newestSource(["app", "server", "emails", "inngest", "prisma", "instrumentation.ts", "next.config.mjs"]);
+  if (builtAt > newest) return;
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (r.status !== 0) throw new Error("next build failed");
+}
+
+function newestSource(entries: string[]): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (p.endsWith("generated")) return;
+      for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const e of entries) visit(path.join(root, e));
+  return newest;
+}
