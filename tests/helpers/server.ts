@@ -20,6 +20,8 @@ export async function freePort(): Promise<number> {
 
 export type RunningServer = {
   url: string;
+  /** The server's own database (Postgres tier); undefined on the embedded database. */
+  databaseUrl?: string;
   port: number;
   dataDir: string;
   process: ChildProcess;
@@ -30,8 +32,24 @@ export type RunningServer = {
   kill: () => Promise<void>;
 };
 
+/** With DATABASE_URL set (the Postgres tier), each server gets a fresh database on that cluster. */
+export async function freshDatabaseUrl(): Promise<string | undefined> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return undefined;
+  const { default: pg } = await import("pg");
+  const name = `watch_test_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 export async function startServer(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; port?: number } = {}) {
   const port = opts.port ?? (await freePort());
+  const databaseUrl = "DATABASE_URL" in env ? env.DATABASE_URL : await freshDatabaseUrl();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-"));
   let out = "";
   const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
@@ -43,8 +61,8 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
       HOSTNAME: "127.0.0.1",
       DATA_DIR: dataDir,
       WEBHOOK_ALLOW_PRIVATE: "1",
-      ...(process.env.DATABASE_URL && !("DATABASE_URL" in env) ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
       ...env,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -64,6 +82,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   }
   const server: RunningServer = {
     url,
+    databaseUrl,
     port,
     dataDir,
     process: child,
