@@ -59,15 +59,18 @@ const registered = (g.__watchDbos ??= {
 const watchRun = registered.watchRun;
 const webhookDelivery = registered.webhookDelivery;
 
-async function cancel(workflowID: string) {
-  if (await DBOS.getWorkflowStatus(workflowID)) await DBOS.cancelWorkflow(workflowID);
+/** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */
+async function cancel(workflowID: string, onlyWaiting = false) {
+  const status = (await DBOS.getWorkflowStatus(workflowID))?.status;
+  if (!status || (onlyWaiting && status !== "ENQUEUED" && status !== "DELAYED")) return;
+  await DBOS.cancelWorkflow(workflowID);
 }
 
 const dbosScheduler: Scheduler = {
   name: "dbos",
   arm: (taskId, at) => enqueueRun(taskId, { scheduledFor: at.getTime() }),
   disarm: async (taskId, scheduledAt) => {
-    if (scheduledAt) await cancel(scheduledId(taskId, scheduledAt.getTime()));
+    if (scheduledAt) await cancel(scheduledId(taskId, scheduledAt.getTime()), true);
   },
   runNow: (taskId, executionId) => enqueueRun(taskId, { executionId }),
   cancelRun: (executionId) => cancel(requestedId(executionId)),
