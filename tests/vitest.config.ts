@@ -13,9 +13,9 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: false,
     projects: [
-      { ...shared, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root } },
+      { ...shared, extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root } },
       // Black-box tests against one built server started by the global setup.
-      { ...shared, test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] } },
+      { ...shared, extends: true, test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] } },
     ],
   },
 });

@@ -141,8 +141,8 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
   }
 }
 
-async function consecutiveFailures(taskId: string) {
-  const last = await db.execution.findMany({
+async function consecutiveFailures(tx: Prisma.TransactionClient, taskId: string) {
+  const last = await tx.execution.findMany({
     where: { task_id: taskId, status: { in: ["success", "failed"] } },
     orderBy: { created_at: "desc" },
     take: FAILURE_BACKOFF_MS.length,
@@ -171,7 +171,7 @@ export async function recordOutcome(taskId: string, executionId: string, outcome
         data: { status: "failed", error_message: outcome.error, completed_at: now },
       });
       if (!count || !active) return { notify: false, nextRun: null };
-      const failures = await consecutiveFailures(taskId);
+      const failures = await consecutiveFailures(tx, taskId);
       const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
       const nextRun = new Date(now.getTime() + delay);
       await tx.task.update({ where: { id: taskId }, data: { next_run: nextRun } });

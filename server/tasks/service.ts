@@ -7,6 +7,7 @@ import { apiError, notFound } from "../api/errors";
 import { db, Prisma, type TaskState, type User } from "../db";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
+import { verifyPauseToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
 import { ownerTaskView, publicTaskInclude, publicTaskView, taskInclude, type TaskRow } from "./views";
@@ -229,4 +230,15 @@ export async function readPublicTask(id: string, readerId: string | null) {
     row.view_count += 1;
   }
   return publicTaskView(row);
+}
+
+/** The one-click pause link of notification emails: signed with the owner's webhook secret. */
+export async function pauseFromLink(taskId: string, token: string) {
+  const task = await db.task.findUnique({ where: { id: taskId }, include: { user: { select: { webhook_secret: true } } } });
+  if (!task || !task.user.webhook_secret || !verifyPauseToken(taskId, task.user.webhook_secret, token)) throw notFound();
+  if (task.state === "active") {
+    await db.task.update({ where: { id: taskId }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
+    await scheduler().disarm(taskId, task.next_run);
+  }
+  return { status: "paused" as const };
 }
