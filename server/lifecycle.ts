@@ -2,6 +2,7 @@
 import { env } from "./env";
 import { openDatabase, database } from "./db";
 import { setScheduler } from "./scheduler";
+import { startDriver } from "./runs/driver";
 
 async function migrate(url: string) {
   const { applyMigrations } = await import("./db/schema-engine");
@@ -10,7 +11,11 @@ async function migrate(url: string) {
   if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
 }
 
-const g = globalThis as unknown as { __watchStopping?: Promise<void>; __watchReady?: Promise<void> };
+const g = globalThis as unknown as {
+  __watchStopping?: Promise<void>;
+  __watchReady?: Promise<void>;
+  __watchStopDriver?: () => Promise<void>;
+};
 
 export function startServices() {
   return (g.__watchReady ??= start());
@@ -19,15 +24,21 @@ export function startServices() {
 async function start() {
   const started = Date.now();
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, prepare: migrate });
+  const driver = await startDriver(db);
+  setScheduler(driver.scheduler);
+  g.__watchStopDriver = driver.stop;
   if (env.SERVICE_NOAUTH)
     console.warn("⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.");
-  console.log(`database ready (${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}) in ${Date.now() - started} ms`);
+  console.log(
+    `ready: ${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}, scheduler ${driver.scheduler.name}, in ${Date.now() - started} ms`,
+  );
 }
 
 /** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests have finished. */
 export function stopServices() {
   return (g.__watchStopping ??= (async () => {
     setScheduler(undefined);
+    await g.__watchStopDriver?.();
     await database().close();
   })());
 }

@@ -2,17 +2,20 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
+const shared = { resolve: { alias: { "@": root } } };
 
 export default defineConfig({
   root,
-  resolve: { alias: { "@": root } },
+  ...shared,
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
     fileParallelism: false,
-    reporters: ["default"],
+    projects: [
+      { ...shared, extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root } },
+      // Black-box tests against one built server started by the global setup.
+      { ...shared, extends: true, test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] } },
+    ],
   },
 });

@@ -1,4 +1,5 @@
 import { authRouter } from "./routers/auth";
+import { emailRouter } from "./routers/email";
 import { notificationsRouter } from "./routers/notifications";
 import { publicRouter } from "./routers/public";
 import { tasksRouter } from "./routers/tasks";
@@ -11,6 +12,7 @@ export const appRouter = router({
   auth: authRouter,
   users: usersRouter,
   public: publicRouter,
+  email: emailRouter,
 });
 
 export type AppRouter = typeof appRouter;

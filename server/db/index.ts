@@ -2,7 +2,8 @@
  * One database, two ways to get it: PostgreSQL at DATABASE_URL, or the embedded PGlite in DATA_DIR.
  * PGlite is a single-session database, so it is served over a loopback socket and every client (Prisma,
  * the durable-execution engine) connects through it: its query queue keeps their transactions apart, and
- * the rest of the code sees plain Postgres either way.
+ * the rest of the code sees plain Postgres either way. One rule follows: inside `db.$transaction(async (tx) => …)`
+ * use only `tx` (and never wait on another client): the embedded database runs one transaction at a time.
  */
 import fs from "node:fs";
 import path from "node:path";

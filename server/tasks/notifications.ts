@@ -76,7 +76,7 @@ export function parseNotifications(items: unknown[]): Config[] {
     const config = parsed.data;
     if (config.type === "email") {
       const address = config.address.trim().toLowerCase();
-      if (!z.email().safeParse(address).success) throw invalid(`'${config.address}' is not a valid email address`);
+      if (!z.email({ pattern: z.regexes.html5Email }).safeParse(address).success) throw invalid(`'${config.address}' is not a valid email address`);
       out.push({ type: "email", address });
     } else {
       checkWebhookUrl(config.url);

@@ -7,6 +7,7 @@ import { apiError, notFound } from "../api/errors";
 import { db, Prisma, type TaskState, type User } from "../db";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
+import { verifyPauseToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
 import { ownerTaskView, publicTaskInclude, publicTaskView, taskInclude, type TaskRow } from "./views";
@@ -64,10 +65,12 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
     } catch (e) {
       immediate_execution_error = e instanceof Error ? e.message : String(e);
     }
-  } else if (state === "active") {
+  }
+  // A run started here re-arms the watch when it finishes; otherwise the first scheduled run is now.
+  if (state === "active" && (!input.run_immediately || immediate_execution_error)) {
     await scheduler()
       .arm(row.id, now)
-      .catch((e: unknown) => console.error(`arming watch ${row.id} failed; it will be picked up at the next start`, e));
+      .catch((e: unknown) => console.error(`arming watch ${row.id} failed; it will be armed at the next start`, e));
   }
   const fresh = input.run_immediately ? await ownedTask(user, row.id) : row;
   return { ...ownerTaskView(fresh), immediate_execution_error };
@@ -97,47 +100,65 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   const changesState = !!state && state !== current.state;
   const now = new Date();
 
-  try {
-    const row = await db.$transaction(async (tx) => {
-      if (configs) {
-        await tx.taskNotification.deleteMany({ where: { task_id: id } });
-        await tx.taskNotification.createMany({ data: configs.map((c) => ({ ...c, task_id: id })) });
-      }
-      const nextRun = changesState ? (state === "active" ? now : null) : undefined;
-      const updated = await tx.task.update({
-        where: { id },
-        data: {
-          ...fields,
-          updated_at: now,
-          ...(changesState ? { state, state_changed_at: now, next_run: nextRun } : {}),
-        },
-        include: taskInclude,
-      });
-      if (changesState) {
-        try {
-          if (state === "active") await scheduler().arm(id, now);
-          else await scheduler().disarm(id, current.next_run);
-        } catch (e) {
-          throw new StateChangeFailed(e);
-        }
-      }
-      return updated;
+  const row = await db.$transaction(async (tx) => {
+    if (configs) {
+      await tx.taskNotification.deleteMany({ where: { task_id: id } });
+      await tx.taskNotification.createMany({ data: configs.map((c) => ({ ...c, task_id: id })) });
+    }
+    return tx.task.update({
+      where: { id },
+      data: {
+        ...fields,
+        updated_at: now,
+        ...(changesState ? { state, state_changed_at: now, next_run: state === "active" ? now : null } : {}),
+      },
+      include: taskInclude,
     });
-    return ownerTaskView(row);
+  });
+  if (!changesState) return ownerTaskView(row);
+
+  // The scheduler is called after the commit (the embedded database serialises transactions across its
+  // clients, so the engine could not enqueue while this transaction is open); when it fails, every change of
+  // this request is written back.
+  try {
+    if (state === "active") await scheduler().arm(id, now);
+    else await scheduler().disarm(id, current.next_run);
   } catch (e) {
-    if (e instanceof StateChangeFailed)
-      throw apiError(500, `Failed to change task state: ${e.reason}. Task update rolled back.`, e.cause);
-    throw e;
+    await restoreTask(current);
+    const reason = e instanceof Error ? e.message : String(e);
+    throw apiError(500, `Failed to change task state: ${reason}. Task update rolled back.`, e);
   }
+  return ownerTaskView(row);
 }
 
-class StateChangeFailed extends Error {
-  readonly reason: string;
-  constructor(cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(reason, { cause });
-    this.reason = reason;
-  }
+async function restoreTask(before: TaskRow) {
+  await db.$transaction([
+    db.taskNotification.deleteMany({ where: { task_id: before.id } }),
+    db.taskNotification.createMany({
+      data: before.notifications.map(({ id, task_id, type, address, url, method, headers, created_at }) => ({
+        id,
+        task_id,
+        type,
+        address,
+        url,
+        method,
+        headers: headers ?? Prisma.DbNull,
+        created_at,
+      })),
+    }),
+    db.task.update({
+      where: { id: before.id },
+      data: {
+        name: before.name,
+        search_query: before.search_query,
+        condition_description: before.condition_description,
+        state: before.state,
+        state_changed_at: before.state_changed_at,
+        next_run: before.next_run,
+        updated_at: before.updated_at,
+      },
+    }),
+  ]);
 }
 
 export async function deleteTask(user: User, id: string) {
@@ -209,4 +230,15 @@ export async function readPublicTask(id: string, readerId: string | null) {
     row.view_count += 1;
   }
   return publicTaskView(row);
+}
+
+/** The one-click pause link of notification emails: signed with the owner's webhook secret. */
+export async function pauseFromLink(taskId: string, token: string) {
+  const task = await db.task.findUnique({ where: { id: taskId }, include: { user: { select: { webhook_secret: true } } } });
+  if (!task || !task.user.webhook_secret || !verifyPauseToken(taskId, task.user.webhook_secret, token)) throw notFound();
+  if (task.state === "active") {
+    await db.task.update({ where: { id: taskId }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
+    await scheduler().disarm(taskId, task.next_run);
+  }
+  return { status: "paused" as const };
 }

@@ -6,6 +6,7 @@ import {
   ExecutionSchema,
   ExecutionStatusSchema,
   Id,
+  NotificationTypeSchema,
   Paging,
   TaskSchema,
   TaskStateSchema,
@@ -13,6 +14,7 @@ import {
 } from "../../tasks/schemas";
 import { createTask, deleteTask, forkTask, getTask, listTasks, setVisibility, updateTask } from "../../tasks/service";
 import { executeTask, listExecutions, listFindings } from "../../tasks/executions";
+import { sendTestNotification } from "../../notify";
 
 const tags = ["tasks"];
 const ById = z.object({ id: Id });
@@ -78,6 +80,21 @@ export const tasksRouter = router({
     .input(ById.extend({ is_public: z.boolean() }).strict())
     .output(z.object({ is_public: z.boolean() }))
     .mutation(({ ctx, input }) => setVisibility(ctx.user, input.id, input.is_public)),
+
+  testNotification: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/notifications/test",
+        tags,
+        summary: "Send a test notification on one channel",
+        protect: true,
+        errorResponses: { 400: "Channel not configured", 404: "Task not found" },
+      },
+    })
+    .input(ById.extend({ type: NotificationTypeSchema }).strict())
+    .output(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() }))
+    .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   fork: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found", 409: "Name collision" }, protect: true } })

@@ -1,0 +1,89 @@
+/** The email sent when a watch's condition is met (and the verification email for a new address). */
+import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+
+export type WatchNotificationProps = {
+  watchName: string;
+  title: string;
+  answer: string;
+  evidence: string;
+  sources: { url: string; title: string }[];
+  watchUrl: string;
+  pauseUrl: string;
+};
+
+const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
+const card = { backgroundColor: "#ffffff", borderRadius: "8px", margin: "24px auto", maxWidth: "560px", padding: "24px" };
+const muted = { color: "#5b6270", fontSize: "13px" };
+
+/** Markdown is shown as readable paragraphs; links and emphasis stay as their text. */
+function paragraphs(markdown: string) {
+  return markdown
+    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, "$1 ($2)")
+    .replace(/[*_`#>]+/g, "")
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+export function WatchNotification(p: WatchNotificationProps) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>{p.title}</Preview>
+      <Body style={page}>
+        <Container style={card}>
+          <Text style={muted}>Your watch “{p.watchName}”</Text>
+          <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
+            {p.title}
+          </Heading>
+          {paragraphs(p.answer).map((text, i) => (
+            <Text key={i}>{text}</Text>
+          ))}
+          {p.evidence ? (
+            <Section>
+              <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
+              <Text>{p.evidence}</Text>
+            </Section>
+          ) : null}
+          {p.sources.length ? (
+            <Section>
+              <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
+              {p.sources.map((s) => (
+                <Text key={s.url} style={{ margin: "4px 0" }}>
+                  <Link href={s.url}>{s.title || s.url}</Link>
+                </Text>
+              ))}
+            </Section>
+          ) : null}
+          <Hr />
+          <Text style={muted}>
+            <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.pauseUrl}>Pause this watch</Link>
+          </Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>Confirm this address for Watch notifications</Preview>
+      <Body style={page}>
+        <Container style={card}>
+          <Heading as="h1" style={{ fontSize: "20px" }}>
+            Confirm your address
+          </Heading>
+          <Text>
+            Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you confirm.
+          </Text>
+          <Text>
+            <Link href={p.verifyUrl}>Confirm this address</Link>
+          </Text>
+          <Text style={muted}>If this wasn’t you, ignore this email.</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}

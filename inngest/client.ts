@@ -1,0 +1,15 @@
+/** The Inngest client and the events of the agent loop (used when the Inngest driver is configured). */
+import { Inngest } from "inngest";
+
+export const inngest = new Inngest({ id: "watch" });
+
+export const events = {
+  /** A watch should run at `at` (ISO). Cancelled by `disarmed` for the same watch. */
+  armed: "watch/armed",
+  /** The watch was paused, completed or deleted. */
+  disarmed: "watch/disarmed",
+  /** "Run now": start this pending execution. */
+  runRequested: "watch/run.requested",
+  /** An open execution was superseded (forced re-run, deleted watch). */
+  runCancelled: "watch/run.cancelled",
+} as const;

@@ -1,0 +1,36 @@
+/**
+ * At most AGENT_CONCURRENCY agent runs at once in this process, handed out fairly: waiting runs are queued per
+ * user and the next free slot goes to the next user in turn, so one user's burst cannot starve the others.
+ */
+import { env } from "../env";
+
+type Waiter = () => void;
+const queues = new Map<string, Waiter[]>(); // insertion order = round-robin order
+let running = 0;
+
+function next() {
+  if (running >= env.AGENT_CONCURRENCY) return;
+  const first = queues.entries().next();
+  if (first.done) return;
+  const [user, waiting] = first.value;
+  const wake = waiting.shift()!;
+  queues.delete(user);
+  if (waiting.length) queues.set(user, waiting); // to the back of the line
+  running++;
+  wake();
+}
+
+export async function withAgentSlot<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+  await new Promise<void>((resolve) => {
+    const waiting = queues.get(userId) ?? [];
+    waiting.push(resolve);
+    queues.set(userId, waiting);
+    next();
+  });
+  try {
+    return await fn();
+  } finally {
+    running--;
+    next();
+  }
+}

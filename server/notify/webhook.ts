@@ -1,0 +1,110 @@
+/**
+ * Webhooks, signed with Standard Webhooks and the owner's `whsec_` secret (CONTRACT §6). The webhook-id is
+ * stable per execution, so receivers can drop the retries they already processed.
+ */
+import { Webhook } from "standardwebhooks";
+import { env } from "../env";
+import type { Execution, Task, TaskNotification, User } from "../db";
+import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
+import { executionView } from "../tasks/views";
+import { webhookSecret } from "../users/service";
+import { claimAttempt, loadDelivery, settleAttempt, type DeliveryOutcome } from "./deliveries";
+import { watchUrl } from "./links";
+
+export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
+const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+const TIMEOUT_MS = 10_000;
+
+export function webhookPayload(task: Task, execution: Execution, type = "task.condition_met", now = new Date()) {
+  const e = executionView(execution);
+  return {
+    type,
+    timestamp: now.toISOString(),
+    data: {
+      task: {
+        id: task.id,
+        name: task.name,
+        search_query: task.search_query,
+        condition_description: task.condition_description,
+        state: task.state,
+        next_run: task.next_run?.toISOString() ?? null,
+        url: watchUrl(task.id),
+      },
+      execution: {
+        id: e.id,
+        status: e.status,
+        started_at: e.started_at,
+        completed_at: e.completed_at,
+        result: e.result,
+        notification: e.notification,
+        grounding_sources: e.grounding_sources,
+      },
+    },
+  };
+}
+
+type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
+
+async function post(user: User, config: TaskNotification, msgId: string, payload: unknown): Promise<Sent> {
+  const url = config.url ?? "";
+  if (!url.startsWith("https://") && !env.WEBHOOK_ALLOW_PRIVATE)
+    return { status: "failed", error: "webhook url must use https", permanent: true };
+  const body = JSON.stringify(payload);
+  const { secret } = await webhookSecret(user);
+  const timestamp = new Date();
+  const headers: Record<string, string> = {
+    ...((config.headers as Record<string, string> | null) ?? {}),
+    "content-type": "application/json",
+    "user-agent": "Watch-Webhooks/1.0",
+    "webhook-id": msgId,
+    "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(msgId, timestamp, body),
+  };
+  try {
+    const res = await guardedFetch(url, { method: config.method ?? "POST", headers, body, timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
+    if (res.status >= 200 && res.status < 300) return { status: "sent", error: null, permanent: false };
+    if (res.status >= 300 && res.status < 400)
+      return { status: "failed", error: `HTTP ${res.status}: redirects are not followed`, permanent: false };
+    return { status: "failed", error: `HTTP ${res.status}`, permanent: res.status === 410 };
+  } catch (e) {
+    if (e instanceof BlockedAddressError) return { status: "failed", error: `refused: ${e.message}`, permanent: true };
+    const cause = (e as { cause?: { message?: string } }).cause?.message;
+    return { status: "failed", error: `${(e as Error).message}${cause ? ` (${cause})` : ""}`, permanent: false };
+  }
+}
+
+export async function deliverWebhook(executionId: string, attempt: number): Promise<DeliveryOutcome> {
+  const d = await loadDelivery(executionId, "webhook");
+  if (!d) return { status: "none", retry: false };
+  const claim = await claimAttempt({
+    user_id: d.user.id,
+    task_id: d.task.id,
+    execution_id: executionId,
+    notification_type: "webhook",
+    recipient: d.config.url ?? "",
+    attempt,
+  });
+  if ("existing" in claim) return { status: claim.existing.status, retry: false };
+  const sent = await post(d.user, d.config, `msg_${executionId}`, webhookPayload(d.task, d.execution));
+  await settleAttempt(claim.id, sent.status, sent.error);
+  return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
+}
+
+/** "Send test notification" for a webhook: a signed `task.test` event; not recorded in the history. */
+export async function sendTestWebhook(user: User, task: Task, config: TaskNotification) {
+  const sample = {
+    id: "00000000-0000-0000-0000-000000000000",
+    task_id: task.id,
+    status: "success",
+    started_at: new Date(),
+    completed_at: new Date(),
+    created_at: new Date(),
+    condition_met: true,
+    result: { condition_met: true, answer: "This is a test notification.", evidence: "", confidence: 1 },
+    error_message: null,
+    notification: { title: `Test notification for “${task.name}”`, markdown: "This is a test notification." },
+    grounding_sources: [],
+  } as unknown as Execution;
+  const sent = await post(user, config, `msg_test_${Date.now()}`, webhookPayload(task, sample, "task.test"));
+  return { status: sent.status, error: sent.error };
+}

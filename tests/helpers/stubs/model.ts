@@ -1,0 +1,59 @@
+/**
+ * An OpenAI-compatible chat-completions stub (AGENT_MODEL=openai-compatible:stub, AGENT_BASE_URL=<url>/v1):
+ * the first call asks for the `web_search` tool, the next one answers with the decision JSON that `decide`
+ * returns for the watch's search query.
+ */
+import { startStub } from "./http";
+
+export type StubDecision = Record<string, unknown>;
+
+export function decisionFor(over: StubDecision = {}): StubDecision {
+  return {
+    condition_met: true,
+    answer: "PostgreSQL 19 Beta 1 was released today.",
+    evidence: "The PostgreSQL news page announces Beta 1.",
+    confidence: 0.9,
+    sources: [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" }],
+    notify: true,
+    notification: { title: "PostgreSQL 19 Beta 1 is out", markdown: "Beta 1 was released today." },
+    finding_key: "pg19-beta1",
+    next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(),
+    next_run_reason: "Beta 2 is weeks away",
+    done: false,
+    state: { latest: "beta1" },
+    ...over,
+  };
+}
+
+export async function startModelStub(decide: (query: string) => StubDecision = () => decisionFor(), opts: { answerDelayMs?: number } = {}) {
+  let calls = 0;
+  const stub = await startStub((req) => {
+    if (!req.url.endsWith("/chat/completions")) return { status: 404, json: { error: { message: "not found" } } };
+    calls++;
+    const body = JSON.parse(req.body) as { messages: { role: string; content: unknown }[] };
+    const prompt = JSON.stringify(body.messages);
+    const query = /search query: ([^\\]+)\\n/.exec(prompt)?.[1] ?? "";
+    const usage = { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 };
+    const base = { id: `chatcmpl-${calls}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: "stub", usage };
+    if (!body.messages.some((m) => m.role === "tool")) {
+      return {
+        json: {
+          ...base,
+          choices: [{
+            index: 0,
+            finish_reason: "tool_calls",
+            message: { role: "assistant", content: null, tool_calls: [{ id: `call_${calls}`, type: "function", function: { name: "web_search", arguments: JSON.stringify({ query }) } }] },
+          }],
+        },
+      };
+    }
+    const text = "```json\n" + JSON.stringify(decide(query)) + "\n```";
+    return { delayMs: opts.answerDelayMs, json: { ...base, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: text } }] } };
+  });
+  return { ...stub, calls: () => calls };
+}
+
+/** A SearXNG JSON API stub. */
+export function startSearxStub(results = [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released", content: "Beta 1 is available." }]) {
+  return startStub((req) => (req.url.startsWith("/search") ? { json: { query: "", results } } : { status: 404, text: "" }));
+}
