@@ -126,3 +126,11 @@ function newestSource(entries: string[]): number {
   for (const e of entries) visit(path.join(root, e));
   return newest;
 }
+
+/** Starts a new server on the same data as `previous` (same DATA_DIR, or the same Postgres database). */
+export function startAgain(previous: RunningServer, env: Record<string, string | undefined> = {}) {
+  return startServer(
+    { ...env, ...(previous.databaseUrl ? { DATABASE_URL: previous.databaseUrl } : {}) },
+    { dataDir: previous.dataDir },
+  );
+}

@@ -6,7 +6,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startAgain, startServer, type RunningServer } from "../helpers/server";
 import { decisionFor, startModelStub, startSearxStub } from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
 
@@ -149,7 +149,7 @@ describe("agent loop end to end", () => {
 
   it("fails a run clearly when the model is unreachable, and keeps the watch active", async () => {
     await server.stop();
-    server = await startServer({ ...env(), AGENT_BASE_URL: "http://127.0.0.1:9/v1" }, { dataDir: server.dataDir });
+    server = await startAgain(server, { ...env(), AGENT_BASE_URL: "http://127.0.0.1:9/v1" });
     const created = await call("POST", "/api/v1/tasks", { base: base(), body: { search_query: "unreachable model", run_immediately: true } });
     const [run] = await finished(created.body.id, 1);
     expect(run.status).toBe("failed");
@@ -158,7 +158,7 @@ describe("agent loop end to end", () => {
     expect(task.state).toBe("active");
     expect(new Date(task.next_run).getTime()).toBeGreaterThan(Date.now());
     await server.stop();
-    server = await startServer(env(), { dataDir: server.dataDir });
+    server = await startAgain(server, env());
   });
 
   it("pausing cancels the pending wake-up; deleting a watch cancels it too", async () => {
@@ -183,7 +183,7 @@ describe("durability", () => {
     findingKey = "pg19-rc1";
     await server.stop();
     const slowMail = await startResendStub(() => ({ json: { id: "email_slow" }, delayMs: 60_000 }));
-    server = await startServer({ ...env(), RESEND_BASE_URL: slowMail.url }, { dataDir: server.dataDir });
+    server = await startAgain(server, { ...env(), RESEND_BASE_URL: slowMail.url });
     const before = receiver.requests.length;
     const created = await call("POST", "/api/v1/tasks", {
       base: base(),
@@ -198,7 +198,7 @@ describe("durability", () => {
     await server.kill();
     expect(receiver.requests.length).toBe(before);
 
-    server = await startServer(env(), { dataDir: server.dataDir });
+    server = await startAgain(server, env());
     await waitFor("the webhook after recovery", async () => receiver.requests.length > before, 30_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.requests.filter((r) => r.url === "/crash")).toHaveLength(1);
