@@ -61,7 +61,9 @@ async function shutdown(signal) {
   const force = setTimeout(() => process.exit(1), 25_000).unref();
   await new Promise((resolve) => {
     server.close(resolve);
-    server.closeIdleConnections();
+    // Keep-alive connections close as soon as their in-flight request is answered.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.once("close", () => clearInterval(sweep));
   });
   await globalThis.__watchStopServices?.().catch((e) => console.error("shutdown failed", e));
   clearTimeout(force);

@@ -1,0 +1,83 @@
+/** Bad input gets a clear 4xx, never a 5xx, and the embedded database survives crashes. */
+import { describe, expect, it } from "vitest";
+import { call, createTask, newUser } from "../helpers/api";
+import { startAgain, startServer } from "../helpers/server";
+
+describe("bad input", () => {
+  it("answers malformed bodies, wrong content types and huge bodies with 4xx {detail}", async () => {
+    const u = await newUser();
+    const malformed = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0]).toMatchObject({ type: "json_invalid", loc: ["body"] });
+    const form = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: "search_query=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(form.status).toBe(415);
+    for (const body of ["[1,2]", '"text"', "null", "42"]) {
+      const r = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: body, headers: { "content-type": "application/json" } });
+      expect(r.status, body).toBe(422);
+    }
+    const huge = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x".repeat(1_100_000) } });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toEqual({ detail: "Request body too large" });
+    const long = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x".repeat(5000) } });
+    expect(long.status).toBe(422);
+    expect(long.body.detail[0].type).toBe("string_too_long");
+    expect((await call("GET", "/api/v1/tasks", { auth: u.token })).body).toEqual([]);
+  });
+
+  it("round-trips unicode", async () => {
+    const u = await newUser();
+    const name = "Watch 👀 — ספר 日本語 ñ";
+    const t = await createTask(u.token, { name, search_query: "العربية query 🚀" });
+    const got = await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token });
+    expect(got.body).toMatchObject({ name, search_query: "العربية query 🚀" });
+  });
+
+  it("answers unknown paths and methods with JSON 404s, and never 5xx on odd requests", async () => {
+    const u = await newUser();
+    for (const [method, path] of [
+      ["GET", "/api/v1/nope"],
+      ["PATCH", "/api/v1/tasks"],
+      ["GET", "/auth/nope"],
+    ] as const) {
+      const r = await call(method, path, { auth: u.token });
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(Object.keys(r.body)).toEqual(["detail"]);
+    }
+    for (const method of ["HEAD", "OPTIONS"]) {
+      const r = await call(method, "/api/v1/tasks", { auth: u.token });
+      expect(r.status, method).toBeLessThan(500);
+    }
+  });
+});
+
+describe("embedded database durability", () => {
+  it("survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data", { timeout: 120_000 }, async () => {
+    const first = await startServer({ SERVICE_NOAUTH: "1" });
+    const created: string[] = [];
+    for (let i = 0; i < 5; i++) created.push((await call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `q${i}` } })).body.id);
+    const burst = Array.from({ length: 20 }, (_, i) => call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `burst${i}` } }).catch(() => null));
+    await new Promise((r) => setTimeout(r, 30));
+    await first.kill();
+    await Promise.all(burst);
+
+    const second = await startAgain(first, { SERVICE_NOAUTH: "1" });
+    const list = await call("GET", "/api/v1/tasks", { base: second.url });
+    expect(list.status).toBe(200);
+    expect(list.body.map((t: any) => t.id)).toEqual(expect.arrayContaining(created));
+    expect((await call("GET", "/api/health", { base: second.url })).body.database).toBe("ok");
+
+    if (!second.databaseUrl) {
+      await expect(startServer({ SERVICE_NOAUTH: "1" }, { dataDir: second.dataDir })).rejects.toThrow(/in use by process/);
+    }
+
+    const slow = call("GET", "/api/v1/tasks", { base: second.url });
+    const code = await second.stop();
+    expect((await slow).status).toBe(200);
+    expect(code).toBe(0);
+    expect(second.output()).toMatch(/stopped/);
+
+    const third = await startAgain(second, { SERVICE_NOAUTH: "1" });
+    expect((await call("GET", "/api/v1/tasks", { base: third.url })).body.length).toBe(list.body.length);
+    await third.stop();
+  });
+});
