@@ -14,3 +14,15 @@ test("the API answers the browser with JSON", async ({ request }) => {
   expect(res.ok()).toBe(true);
   expect((await res.json()).paths["/api/v1/tasks"]).toBeTruthy();
 });
+
+test("the API docs render offline from the OpenAPI document", async ({ page }) => {
+  const external: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith("http://127.0.0.1")) external.push(r.url());
+  });
+  await page.goto("/docs");
+  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("Watch API").first()).toBeVisible();
+  await page.screenshot({ path: "e2e/screenshots/docs.png" });
+  expect(external.filter((u) => !u.startsWith("data:"))).toEqual([]);
+});

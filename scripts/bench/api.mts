@@ -1,0 +1,138 @@
+/**
+ * npm run bench:api — the API's hot paths against two floors on this machine, on PostgreSQL:
+ *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (scripts/start.mjs),
+ * each doing the same key lookup and queries. Prints req/s, p50/p99 latency, ratios and peak server RSS.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import bcrypt from "bcryptjs";
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { generateApiKey } from "../../server/auth/api-keys.ts";
+import { applyMigrations } from "../../server/db/schema-engine.ts";
+import { throwawayPostgres } from "./postgres.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+
+const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
+const baseUrl = process.env.DATABASE_URL ?? cluster!.url;
+
+async function freshDatabase() {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  const name = `watch_bench_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const databaseUrl = await freshDatabase();
+process.chdir(root);
+await applyMigrations(new PrismaPg({ connectionString: databaseUrl, max: 1 }));
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+const { key, lookupId, keyPrefix } = generateApiKey();
+const userId = (
+  await db.query(`INSERT INTO users (id, clerk_user_id, email, role) VALUES (gen_random_uuid(), 'user_bench', 'bench@example.com', 'developer') RETURNING id`)
+).rows[0].id;
+await db.query(`INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`, [
+  userId,
+  lookupId,
+  await bcrypt.hash(key, 10),
+  keyPrefix,
+]);
+for (let i = 0; i < 50; i++) {
+  const t = await db.query(
+    `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run)
+     VALUES (gen_random_uuid(), $1, $2, $3, $3, 'paused', NULL) RETURNING id`,
+    [userId, `Watch ${i}`, `query number ${i} about something worth watching`],
+  );
+  await db.query(`INSERT INTO task_notifications (id, task_id, type, address) VALUES (gen_random_uuid(), $1, 'email', 'bench@example.com')`, [t.rows[0].id]);
+}
+const oneTask = (await db.query(`SELECT id FROM tasks LIMIT 1`)).rows[0].id as string;
+
+const floorDir = path.join(root, "scripts/bench/next-floor");
+if (!fs.existsSync(path.join(floorDir, ".next/BUILD_ID")))
+  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: floorDir, stdio: "inherit" });
+if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
+  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+
+type Server = { name: string; port: number; child: ChildProcess; prefix: string };
+async function start(name: string, args: string[], port: number, prefix: string, cwd = root): Promise<Server> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOSTNAME: "127.0.0.1", NODE_ENV: "production", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  for (let i = 0; i < 600 && !/ready|Ready/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+  return { name, port, child, prefix };
+}
+
+const servers = [
+  await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks"),
+  await start("Next.js route", [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"], 18102, "/api/tasks", floorDir),
+  await start("Watch", [path.join(root, "scripts/start.mjs")], 18103, "/api/v1/tasks"),
+];
+
+const endpoints = [
+  { name: "GET /api/v1/tasks", method: "GET" as const, path: (p: string) => p },
+  { name: "GET /api/v1/tasks/{id}", method: "GET" as const, path: (p: string) => `${p}/${oneTask}` },
+  { name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
+];
+
+type Row = { rps: number[]; p50: number[]; p99: number[] };
+const results = new Map<string, Row>();
+for (let round = 1; round <= 2; round++) {
+  for (const ep of endpoints) {
+    for (const s of servers) {
+      const r = await autocannon({
+        url: `http://127.0.0.1:${s.port}${ep.path(s.prefix)}`,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        method: ep.method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: ep.method === "POST" ? JSON.stringify({ name: "bench-post", search_query: "benchmark watch", state: "paused" }) : undefined,
+      });
+      if (r.non2xx) console.warn(`${s.name} ${ep.name}: ${r.non2xx} non-2xx responses`);
+      const k = `${ep.name}|${s.name}`;
+      const row = results.get(k) ?? { rps: [], p50: [], p99: [] };
+      row.rps.push(r.requests.average);
+      row.p50.push(r.latency.p50);
+      row.p99.push(r.latency.p99);
+      results.set(k, row);
+      if (ep.method === "POST") await db.query(`DELETE FROM tasks WHERE name = 'bench-post'`);
+      process.stdout.write(".");
+    }
+  }
+}
+
+const rss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log(`\n\n${CONNECTIONS} connections, ${DURATION} s per run, 2 interleaved rounds, 50 watches, PostgreSQL\n`);
+console.log("| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js |");
+console.log("|---|---|---:|---:|---:|---:|---:|");
+for (const ep of endpoints) {
+  const base = (name: string) => avg(results.get(`${ep.name}|${name}`)!.rps);
+  for (const s of servers) {
+    const r = results.get(`${ep.name}|${s.name}`)!;
+    const rps = avg(r.rps);
+    console.log(
+      `| ${ep.name} | ${s.name} | ${rps.toFixed(0)} | ${avg(r.p50).toFixed(1)} | ${Math.max(...r.p99).toFixed(1)} | ${(rps / base("node:http + pg")).toFixed(2)}× | ${(rps / base("Next.js route")).toFixed(2)}× |`,
+    );
+  }
+}
+console.log("\npeak RSS (MB): " + servers.map((s) => `${s.name} ${rss(s.child.pid!).toFixed(0)}`).join(", "));
+for (const s of servers) s.child.kill("SIGTERM");
+await db.end();
+await new Promise((r) => setTimeout(r, 1500));
+cluster?.stop();
+process.exit(0);

@@ -1,0 +1,120 @@
+/**
+ * npm run bench:scheduler — 1,000 active watches due within one minute on PostgreSQL, the agent answered at
+ * once by a local stub model. Prints executions/s, start delay against next_run (p50/p99), engine overhead per
+ * execution (run time minus model time) beside a bare baseline (the same database writes in a plain loop),
+ * whether every watch ran exactly once, and the server's peak RSS.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { applyMigrations } from "../../server/db/schema-engine.ts";
+import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
+import { throwawayPostgres } from "./postgres.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);
+const LEAD_MS = 20_000; // server start-up happens before the first one is due
+const SPREAD_MS = 40_000;
+
+const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
+const admin = new pg.Client({ connectionString: process.env.DATABASE_URL ?? cluster!.url });
+await admin.connect();
+const dbName = `watch_sched_${Date.now()}`;
+await admin.query(`CREATE DATABASE ${dbName}`);
+await admin.end();
+const url = new URL(process.env.DATABASE_URL ?? cluster!.url);
+url.pathname = `/${dbName}`;
+const databaseUrl = url.toString();
+process.chdir(root);
+await applyMigrations(new PrismaPg({ connectionString: databaseUrl, max: 1 }));
+
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+const userId = (await db.query(`INSERT INTO users (id, clerk_user_id, email) VALUES (gen_random_uuid(), 'user_sched', 's@example.com') RETURNING id`)).rows[0].id;
+
+// Baseline: the writes of one run (claim, record, re-arm), in a plain loop.
+const baselineTask = (await db.query(`INSERT INTO tasks (id, user_id, name, search_query, condition_description, state) VALUES (gen_random_uuid(), $1, 'b', 'b', 'b', 'paused') RETURNING id`, [userId])).rows[0].id;
+const baselineStart = performance.now();
+for (let i = 0; i < 200; i++) {
+  await db.query("BEGIN");
+  await db.query(`SELECT id FROM tasks WHERE id = $1 FOR UPDATE`, [baselineTask]);
+  const e = (await db.query(`INSERT INTO executions (id, task_id, status) VALUES (gen_random_uuid(), $1, 'running') RETURNING id`, [baselineTask])).rows[0].id;
+  await db.query(`UPDATE tasks SET last_execution_id = $2 WHERE id = $1`, [baselineTask, e]);
+  await db.query("COMMIT");
+  await db.query("BEGIN");
+  await db.query(`SELECT id FROM tasks WHERE id = $1 FOR UPDATE`, [baselineTask]);
+  await db.query(`UPDATE executions SET status = 'success', completed_at = now(), result = $2 WHERE id = $1`, [e, JSON.stringify({ condition_met: false })]);
+  await db.query(`UPDATE tasks SET next_run = now() + interval '6 hours', last_known_state = '{}' WHERE id = $1`, [baselineTask]);
+  await db.query("COMMIT");
+}
+const baselineMs = (performance.now() - baselineStart) / 200;
+
+const t0 = Date.now() + LEAD_MS;
+const due = new Map<string, number>();
+for (let i = 0; i < WATCHES; i++) {
+  const at = t0 + Math.floor((i * SPREAD_MS) / WATCHES);
+  const id = (
+    await db.query(
+      `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run) VALUES (gen_random_uuid(), $1, $2, $3, $3, 'active', $4) RETURNING id`,
+      [userId, `w${i}`, `bench query ${i}`, new Date(at)],
+    )
+  ).rows[0].id;
+  due.set(id, at);
+}
+
+const model = await startModelStub(() => ({
+  condition_met: false, answer: "Nothing yet.", evidence: "", confidence: 0.5, sources: [], notify: false, notification: null,
+  finding_key: null, next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(), next_run_reason: "later", done: false, state: {},
+}));
+const searx = await startSearxStub();
+const server = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+  cwd: root,
+  env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "18110", HOSTNAME: "127.0.0.1", AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url, LOG_LEVEL: "warn" },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+server.stdout!.on("data", () => {});
+
+const deadline = t0 + SPREAD_MS + 120_000;
+let done = 0;
+while (Date.now() < deadline) {
+  done = Number((await db.query(`SELECT count(DISTINCT task_id) AS n FROM executions WHERE status IN ('success','failed') AND task_id <> $1`, [baselineTask])).rows[0].n);
+  process.stdout.write(`\r${done}/${WATCHES} runs finished`);
+  if (done >= WATCHES) break;
+  await new Promise((r) => setTimeout(r, 1000));
+}
+await new Promise((r) => setTimeout(r, 3000)); // let any duplicate show up
+
+const rows = (
+  await db.query(
+    `SELECT task_id, status, started_at, completed_at, (result->>'duration_ms')::int AS model_ms FROM executions WHERE task_id <> $1`,
+    [baselineTask],
+  )
+).rows as { task_id: string; status: string; started_at: Date; completed_at: Date; model_ms: number | null }[];
+const perTask = new Map<string, number>();
+for (const r of rows) perTask.set(r.task_id, (perTask.get(r.task_id) ?? 0) + 1);
+const exactlyOnce = [...due.keys()].filter((id) => perTask.get(id) === 1).length;
+const delays = rows.map((r) => r.started_at.getTime() - due.get(r.task_id)!).sort((a, b) => a - b);
+const overhead = rows.filter((r) => r.completed_at).map((r) => r.completed_at.getTime() - r.started_at.getTime() - (r.model_ms ?? 0));
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const first = Math.min(...rows.map((r) => r.started_at.getTime()));
+const last = Math.max(...rows.map((r) => (r.completed_at ?? r.started_at).getTime()));
+const rss = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const avgOverhead = overhead.reduce((a, b) => a + b, 0) / overhead.length;
+
+console.log(`\n\n${WATCHES} watches due over ${SPREAD_MS / 1000} s, PostgreSQL, embedded DBOS driver, stub model\n`);
+console.log(`| metric | value |\n|---|---:|`);
+console.log(`| ran exactly once | ${exactlyOnce}/${WATCHES} (executions: ${rows.length}, failed: ${rows.filter((r) => r.status === "failed").length}) |`);
+console.log(`| executions/s (first start to last completion) | ${(rows.length / ((last - first) / 1000)).toFixed(1)} |`);
+console.log(`| start delay vs next_run p50 / p99 | ${pct(delays, 50)} ms / ${pct(delays, 99)} ms |`);
+console.log(`| engine overhead per execution (run minus model) | ${avgOverhead.toFixed(1)} ms |`);
+console.log(`| bare baseline (same writes, plain loop) | ${baselineMs.toFixed(1)} ms (overhead ${(avgOverhead / baselineMs).toFixed(1)}×) |`);
+console.log(`| server peak RSS | ${rss.toFixed(0)} MB |`);
+server.kill("SIGTERM");
+await new Promise((r) => setTimeout(r, 2000));
+await db.end();
+await Promise.all([model.close(), searx.close()]);
+cluster?.stop();
+process.exit(0);
