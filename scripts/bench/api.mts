@@ -59,8 +59,9 @@ for (let i = 0; i < 50; i++) {
 const oneTask = (await db.query(`SELECT id FROM tasks LIMIT 1`)).rows[0].id as string;
 
 const floorDir = path.join(root, "scripts/bench/next-floor");
+// webpack: Turbopack would take the repository root (with the product's instrumentation) as the floor's root.
 if (!fs.existsSync(path.join(floorDir, ".next/BUILD_ID")))
-  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: floorDir, stdio: "inherit" });
+  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build", "--webpack"], { cwd: floorDir, stdio: "inherit" });
 if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
   spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
 

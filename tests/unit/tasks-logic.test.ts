@@ -1,0 +1,89 @@
+/** Pure pieces of the watch API: the state machine, scrubbing of non-owner views, and the 422 error mapping. */
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { validationDetails } from "@/server/api/errors";
+import { checkTransition } from "@/server/tasks/service";
+import { ownerTaskView, publicTaskView, type TaskRow } from "@/server/tasks/views";
+
+describe("state machine (SPEC §3.1)", () => {
+  it("allows the listed transitions and same-state no-ops, rejects the rest with the spec text", () => {
+    for (const [from, to] of [["active", "paused"], ["paused", "active"], ["active", "completed"], ["completed", "active"], ["paused", "paused"]] as const)
+      expect(() => checkTransition(from, to)).not.toThrow();
+    expect(() => checkTransition("paused", "completed")).toThrow("Invalid state transition: paused -> completed");
+    expect(() => checkTransition("completed", "paused")).toThrow("Invalid state transition: completed -> paused");
+  });
+});
+
+describe("views", () => {
+  const row: TaskRow = {
+    id: "t1",
+    user_id: "u1",
+    name: "n",
+    search_query: "q",
+    condition_description: "c",
+    state: "active",
+    next_run: new Date("2026-01-01T00:00:00Z"),
+    is_public: true,
+    view_count: 3,
+    subscriber_count: 1,
+    forked_from_task_id: null,
+    last_known_state: { secret: "s" },
+    last_execution_id: null,
+    last_execution: null,
+    state_changed_at: new Date("2026-01-01T00:00:00Z"),
+    created_at: new Date("2026-01-01T00:00:00Z"),
+    updated_at: null,
+    user: { username: "alice" },
+    notifications: [
+      { id: "n1", task_id: "t1", type: "email", address: "a@example.com", url: null, method: null, headers: null, created_at: new Date() },
+      { id: "n2", task_id: "t1", type: "webhook", address: null, url: "https://h.example.com", method: "PUT", headers: { a: "1" }, created_at: new Date() },
+    ],
+  };
+
+  it("gives the owner everything, with derived address fields", () => {
+    expect(ownerTaskView(row)).toMatchObject({
+      user_id: "u1",
+      notification_email: "a@example.com",
+      webhook_url: "https://h.example.com",
+      notifications: [{ type: "email", address: "a@example.com" }, { type: "webhook", url: "https://h.example.com", method: "PUT", headers: { a: "1" } }],
+      last_known_state: { secret: "s" },
+      next_run: "2026-01-01T00:00:00.000Z",
+    });
+    expect(ownerTaskView(row)).not.toHaveProperty("owner");
+  });
+
+  it("scrubs owner identity and channels for everyone else", () => {
+    expect(publicTaskView(row)).toMatchObject({
+      user_id: null,
+      notifications: [],
+      notification_email: null,
+      webhook_url: null,
+      last_known_state: null,
+      owner: { username: "alice" },
+    });
+  });
+});
+
+describe("422 mapping", () => {
+  const schema = z.object({ id: z.guid(), name: z.string().max(3), state: z.enum(["a", "b"]), n: z.number().int().min(1), flag: z.boolean() }).strict();
+  const locate = (f: string | undefined) => (f === "id" ? "path" : "body");
+
+  it("maps zod issues to FastAPI-style details", () => {
+    const input = { id: "x", name: "long", state: "c", n: 0, flag: "yes", extra: 1 };
+    const r = schema.safeParse(input);
+    const details = validationDetails(r.error!.issues, input, locate);
+    const byField = Object.fromEntries(details.map((d) => [d.loc.join("."), d]));
+    expect(byField["path.id"]).toEqual({ type: "uuid_parsing", loc: ["path", "id"], msg: "Input should be a valid UUID", input: "x" });
+    expect(byField["body.name"]).toMatchObject({ type: "string_too_long", input: "long" });
+    expect(byField["body.state"]).toEqual({ type: "enum", loc: ["body", "state"], msg: "Input should be 'a' or 'b'", input: "c" });
+    expect(byField["body.n"]).toMatchObject({ type: "greater_than_equal", msg: "Input should be greater than or equal to 1" });
+    expect(byField["body.flag"]).toMatchObject({ type: "bool_type", input: "yes" });
+    expect(byField["body.extra"]).toMatchObject({ type: "extra_forbidden", input: 1 });
+  });
+
+  it("reports missing fields with the parent object as input", () => {
+    const r = schema.safeParse({});
+    const details = validationDetails(r.error!.issues, {}, locate);
+    expect(details.find((d) => d.loc[1] === "name")).toEqual({ type: "missing", loc: ["body", "name"], msg: "Field required", input: {} });
+  });
+});
