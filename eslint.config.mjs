@@ -6,7 +6,7 @@ const config = [
   ...nextTs,
   // Black-box tests read arbitrary JSON bodies.
   { files: ["tests/**", "e2e/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", ".data/**", "next-env.d.ts", "e2e/screenshots/**"] },
+  { ignores: ["**/.next/**", "node_modules/**", "server/db/generated/**", ".data/**", "next-env.d.ts", "e2e/screenshots/**"] },
 ];
 
 export default config;

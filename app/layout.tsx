@@ -1,11 +1,26 @@
+import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import "./globals.css";
 
-export const metadata = { title: "Watch", description: "An AI agent that keeps an eye on the web for you." };
+export const metadata: Metadata = {
+  title: { default: "Watch", template: "%s · Watch" },
+  description: "Tell an AI agent what to keep an eye on; it checks the web and tells you when it happens.",
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <header className="site">
+          <Link className="brand" href="/">
+            Watch
+          </Link>
+          <Link href="/explore">Explore</Link>
+          <Link href="/docs">API</Link>
+        </header>
+        {children}
+      </body>
     </html>
   );
 }

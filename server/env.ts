@@ -67,6 +67,8 @@ const schema = z.object({
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   RATE_LIMIT_USER_PER_MIN: positiveInt(60),
+  /** Length of a rate-limit window (one minute; shorter only in tests). */
+  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
 
   WEBHOOK_ALLOW_PRIVATE: flag,
 });

@@ -84,6 +84,20 @@ function build() {
       }
     }
   }
+  // RSS is XML, served by its own route handler (app/api/v1/public/tasks/id/[id]/rss).
+  (doc.paths ??= {})["/api/v1/public/tasks/id/{id}/rss"] = {
+    get: {
+      tags: ["public"],
+      summary: "RSS 2.0 feed of a public watch's findings (last 50, newest first)",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+      responses: {
+        "200": { description: "RSS 2.0", content: { "application/rss+xml": { schema: { type: "string" } } } },
+        "404": errorBody("Task not found"),
+        "422": validationBody,
+        "429": errorBody("Rate limit exceeded"),
+      },
+    },
+  } as never;
   return doc;
 }
 

@@ -4,7 +4,7 @@ import { notificationsRouter } from "./routers/notifications";
 import { publicRouter } from "./routers/public";
 import { tasksRouter } from "./routers/tasks";
 import { usersRouter } from "./routers/users";
-import { createCallerFactory, router } from "./trpc";
+import { router } from "./trpc";
 
 export const appRouter = router({
   tasks: tasksRouter,
@@ -16,4 +16,3 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-export const createCaller = createCallerFactory(appRouter);

@@ -7,6 +7,7 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { authenticate, type Caller } from "../auth";
+import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
 import { apiError, EXPOSED, isZodError, validationDetails, type Location } from "./errors";
 
 // 1. Context
@@ -58,7 +59,6 @@ const t = initTRPC
 
 // 3. Procedures
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 const withCaller = t.middleware(async ({ ctx, next }) => {
@@ -66,12 +66,34 @@ const withCaller = t.middleware(async ({ ctx, next }) => {
   return next({ ctx: { caller } });
 });
 
+/** Counts the request against a rate-limit bucket, keyed by client IP or by the signed-in user. */
+async function limit(ctx: Context, bucket: Bucket, key: string) {
+  const verdict = await takeToken(bucket, key);
+  Object.assign(ctx.res.headers, verdict.headers);
+  if (!verdict.ok) throw apiError(429, rateLimitMessage(verdict.retryAfter));
+}
+
+export const ipRateLimited = (bucket: Bucket) =>
+  t.middleware(async ({ ctx, next }) => {
+    await limit(ctx, bucket, ctx.clientIp ?? "unknown");
+    return next();
+  });
+
 /** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
-export const authedProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(withCaller).use(async ({ ctx, next, type }) => {
   const user = ctx.caller.user;
   if (!user) throw apiError(404, "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+  if (type === "mutation") await limit(ctx, "user-write", user.id);
   return next({ ctx: { user } });
 });
+
+/** A stricter per-user bucket on top of the write limit (API key creation). */
+export const userRateLimited = (bucket: Bucket) =>
+  t.middleware(async ({ ctx, next }) => {
+    const user = (ctx as Context & { user?: { id: string } }).user;
+    if (user) await limit(ctx, bucket, user.id);
+    return next();
+  });
 
 /** Identity-provider session only (not API keys). */
 export const sessionProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {

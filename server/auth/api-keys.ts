@@ -61,7 +61,3 @@ export async function verifyApiKey(key: string): Promise<User | null> {
   }
   return row.user;
 }
-
-export function forgetApiKeyCache() {
-  cache.clear();
-}

@@ -53,7 +53,8 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
       condition_description: input.condition_description ?? input.search_query,
       state,
       next_run: state === "active" ? now : null,
-      notifications: { create: notifications },
+      // A nested write makes Prisma open a transaction: only when there is something to nest.
+      ...(notifications.length ? { notifications: { create: notifications } } : {}),
     },
     include: taskInclude,
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
 import { markWelcomeSeen, syncUser, userView, UserSchema } from "../../users/service";
-import { authedProcedure, router, sessionProcedure } from "../trpc";
+import { authedProcedure, router, sessionProcedure, userRateLimited } from "../trpc";
 
 const tags = ["auth"];
 
@@ -25,7 +25,8 @@ export const authRouter = router({
     .mutation(({ ctx }) => markWelcomeSeen(ctx.user)),
 
   createApiKey: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced" }, protect: true } })
+    .use(userRateLimited("api-key-create"))
+    .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced", 429: "Rate limit exceeded" }, protect: true } })
     .input(z.object({ name: z.string().trim().min(1).max(100) }).strict())
     .output(z.object({ key: z.string(), key_info: ApiKeySchema }))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),

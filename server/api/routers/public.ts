@@ -4,10 +4,65 @@ import { database } from "../../db";
 import { scheduler } from "../../scheduler";
 import { Id, TaskSchema } from "../../tasks/schemas";
 import { readPublicTask } from "../../tasks/service";
-import { publicProcedure, router } from "../trpc";
+import { apiError } from "../errors";
+import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
+import { authedProcedure, ipRateLimited, publicProcedure, router } from "../trpc";
 
 export const publicRouter = router({
+  list: publicProcedure
+    .use(ipRateLimited("public-list"))
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/public/tasks",
+        tags: ["public"],
+        summary: "Browse public watches (anonymous); total count in X-Total-Count",
+        errorResponses: { 429: "Rate limit exceeded" },
+      },
+    })
+    .input(
+      z.object({
+        sort: z.enum(["recent", "popular"]).default("recent"),
+        q: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+        offset: z.number().int().min(0).default(0),
+      }),
+    )
+    .output(z.array(TaskSchema))
+    .query(async ({ ctx, input }) => {
+      const { tasks, total } = await listPublicTasks(input);
+      ctx.res.headers["X-Total-Count"] = String(total);
+      return tasks;
+    }),
+
+  joinWaitlist: publicProcedure
+    .use(ipRateLimited("waitlist"))
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/public/waitlist",
+        tags: ["public"],
+        summary: "Join the waitlist",
+        errorResponses: { 409: "Email already on waitlist", 429: "Rate limit exceeded" },
+      },
+    })
+    .input(z.object({ email: z.email({ pattern: z.regexes.html5Email }).max(320) }).strict())
+    .output(z.object({ message: z.string(), position: z.number().int() }))
+    .mutation(({ input }) => joinWaitlist(input.email)),
+
+  waitlist: authedProcedure
+    .meta({
+      openapi: { method: "GET", path: "/api/v1/admin/waitlist", tags: ["admin"], summary: "The waitlist (admins)", protect: true, errorResponses: { 403: "Admins only" } },
+    })
+    .input(z.void())
+    .output(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() })))
+    .query(({ ctx }) => {
+      if (ctx.user.role !== "admin") throw apiError(403, "Admins only");
+      return listWaitlist();
+    }),
+
   task: publicProcedure
+    .use(ipRateLimited("public-task"))
     .meta({ openapi: { method: "GET", path: "/api/v1/public/tasks/id/{id}", tags: ["public"], summary: "A public watch (anonymous)", errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" } } })
     .input(z.object({ id: Id }))
     .output(TaskSchema)

@@ -1,0 +1,97 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { z } from "zod";
+import { env } from "@/server/env";
+import { markdownToHtml, publicFindings } from "@/server/public/service";
+import { takeToken } from "@/server/ratelimit";
+import { readPublicTask } from "@/server/tasks/service";
+import { executionView } from "@/server/tasks/views";
+import { when } from "../../components";
+
+export const dynamic = "force-dynamic";
+
+// One read (and one counted view) per page render, shared by the metadata and the page.
+const load = cache(async (id: string) => {
+  if (!z.guid().safeParse(id).success) return null;
+  const task = await readPublicTask(id, null).catch(() => null);
+  if (!task) return null;
+  return { task, findings: (await publicFindings(id, 50)).map(executionView) };
+});
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const data = await load((await params).id);
+  if (!data) return { title: "Watch not found", robots: { index: false } };
+  const { task } = data;
+  const url = `${env.APP_URL}/w/${task.id}`;
+  const description = `Watching: ${task.condition_description}`;
+  return {
+    title: task.name,
+    description,
+    alternates: { canonical: url, types: { "application/rss+xml": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` } },
+    openGraph: { title: task.name, description, url, type: "article", siteName: "Watch" },
+    twitter: { card: "summary", title: task.name, description },
+  };
+}
+
+export default async function PublicWatch({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const verdict = await takeToken("public-task", (await headers()).get("x-watch-client-ip") ?? "unknown");
+  if (!verdict.ok) return <main><p className="notice" role="alert">Too many requests. Try again in {verdict.retryAfter} seconds.</p></main>;
+  const data = await load(id);
+  if (!data) notFound();
+  const { task, findings } = data;
+  return (
+    <main>
+      <p className="muted">
+        Public watch by <Link href={`/u/${task.owner?.username}`}>@{task.owner?.username}</Link>
+      </p>
+      <h1>{task.name}</h1>
+      <dl className="facts">
+        <dt>Searching</dt>
+        <dd>{task.search_query}</dd>
+        <dt>Condition</dt>
+        <dd>{task.condition_description}</dd>
+        <dt>State</dt>
+        <dd>{task.state}</dd>
+        <dt>Last checked</dt>
+        <dd>{when(task.last_execution?.completed_at ?? null)}</dd>
+        <dt>Next check</dt>
+        <dd>{when(task.next_run)}</dd>
+        <dt>Followers</dt>
+        <dd>
+          {task.subscriber_count} forks · {task.view_count} views
+        </dd>
+      </dl>
+      <p>
+        <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> · Fork it with{" "}
+        <code>POST /api/v1/tasks/{task.id}/fork</code> (<Link href="/docs">API</Link>)
+      </p>
+      <h2>Findings</h2>
+      {findings.length ? (
+        findings.map((f) => (
+          <article className="card" id={f.id} key={f.id}>
+            <h3>{(f.notification as { title?: string } | null)?.title ?? "Condition met"}</h3>
+            <p className="muted">{when(f.completed_at)}</p>
+            <div dangerouslySetInnerHTML={{ __html: markdownToHtml(String((f.result as { answer?: string } | null)?.answer ?? "")) }} />
+            {f.grounding_sources?.length ? (
+              <ul>
+                {f.grounding_sources.map((s) => (
+                  <li key={s.url}>
+                    <a href={s.url} rel="nofollow noopener">
+                      {s.title || s.url}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </article>
+        ))
+      ) : (
+        <p>No findings yet: the condition has not been met.</p>
+      )}
+    </main>
+  );
+}

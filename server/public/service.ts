@@ -1,0 +1,120 @@
+/** What anonymous visitors read: the public watch directory, a watch's findings as RSS, and the waitlist. */
+import { Feed } from "feed";
+import { apiError, notFound } from "../api/errors";
+import { env } from "../env";
+import { db, Prisma } from "../db";
+import { publicTaskInclude, publicTaskView } from "../tasks/views";
+
+export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
+
+export async function listPublicTasks(query: PublicListQuery) {
+  const q = query.q?.trim();
+  const where: Prisma.TaskWhereInput = {
+    is_public: true,
+    ...(q
+      ? {
+          OR: [
+            { name: { contains: q, mode: "insensitive" } },
+            { search_query: { contains: q, mode: "insensitive" } },
+            { condition_description: { contains: q, mode: "insensitive" } },
+          ],
+        }
+      : {}),
+  };
+  const orderBy: Prisma.TaskOrderByWithRelationInput[] =
+    query.sort === "popular"
+      ? [{ subscriber_count: "desc" }, { view_count: "desc" }, { created_at: "desc" }]
+      : [{ created_at: "desc" }];
+  const [rows, total] = await Promise.all([
+    db.task.findMany({ where, orderBy, take: query.limit, skip: query.offset, include: publicTaskInclude }),
+    db.task.count({ where }),
+  ]);
+  return { tasks: rows.map(publicTaskView), total };
+}
+
+export async function listUserPublicTasks(username: string) {
+  const user = await db.user.findUnique({ where: { username: username.toLowerCase() }, select: { id: true, username: true } });
+  if (!user) throw notFound("User");
+  const rows = await db.task.findMany({
+    where: { user_id: user.id, is_public: true },
+    orderBy: { created_at: "desc" },
+    include: publicTaskInclude,
+  });
+  return { username: user.username!, tasks: rows.map(publicTaskView) };
+}
+
+/** The executions of a public watch whose condition was met, newest first. */
+export async function publicFindings(taskId: string, limit = 50) {
+  return db.execution.findMany({ where: { task_id: taskId, condition_met: true }, orderBy: { created_at: "desc" }, take: limit });
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Markdown answers as simple, safe HTML: paragraphs, links and emphasis; everything else escaped. */
+export function markdownToHtml(markdown: string) {
+  return markdown
+    .split(/\n{2,}/)
+    .map((p) =>
+      escapeHtml(p.trim())
+        .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>')
+        .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+        .replace(/\n/g, "<br/>"),
+    )
+    .filter(Boolean)
+    .map((p) => `<p>${p}</p>`)
+    .join("");
+}
+
+/** RSS 2.0 of a public watch's findings (CONTRACT §2). */
+export async function publicTaskRss(taskId: string) {
+  const task = await db.task.findFirst({ where: { id: taskId, is_public: true } });
+  if (!task) throw notFound();
+  const page = `${env.APP_URL}/w/${task.id}`;
+  const feed = new Feed({
+    title: `Watch: ${task.name}`,
+    description: `Findings for “${task.condition_description}”`,
+    id: page,
+    link: page,
+    copyright: "",
+    updated: task.updated_at ?? task.created_at,
+    feedLinks: { rss: `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` },
+  });
+  for (const e of await publicFindings(task.id)) {
+    const result = (e.result ?? {}) as { answer?: string };
+    const notification = e.notification as { title?: string } | null;
+    const sources = (e.grounding_sources as { url: string; title: string }[] | null) ?? [];
+    const links = sources.length
+      ? `<p>Sources:</p><ul>${sources.map((s) => `<li><a href="${escapeHtml(s.url)}">${escapeHtml(s.title || s.url)}</a></li>`).join("")}</ul>`
+      : "";
+    feed.addItem({
+      title: notification?.title ?? `Condition met: ${task.name}`,
+      id: e.id,
+      link: `${page}#${e.id}`,
+      description: markdownToHtml(result.answer ?? "") + links,
+      date: e.completed_at ?? e.created_at,
+    });
+  }
+  return feed.rss2();
+}
+
+export async function joinWaitlist(rawEmail: string) {
+  const email = rawEmail.trim().toLowerCase();
+  try {
+    const position = await db.$transaction(async (tx) => {
+      // Positions are dense (1, 2, 3 …): joins are serialised by a transaction-scoped advisory lock.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7240001)`;
+      const last = await tx.waitlistEntry.findFirst({ orderBy: { position: "desc" }, select: { position: true } });
+      const entry = await tx.waitlistEntry.create({ data: { email, position: (last?.position ?? 0) + 1 } });
+      return entry.position;
+    });
+    return { message: "You're on the waitlist. We'll email you when your spot opens.", position };
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw apiError(409, "Email already on waitlist");
+    throw e;
+  }
+}
+
+export async function listWaitlist() {
+  const rows = await db.waitlistEntry.findMany({ orderBy: { position: "asc" } });
+  return rows.map((r) => ({ email: r.email, position: r.position, created_at: r.created_at.toISOString() }));
+}
