@@ -31,6 +31,7 @@ export const looksLikeApiKey = (token: string) => token.startsWith("sk_");
 type CacheEntry = { keyId: string | null; until: number };
 const g = globalThis as unknown as { __watchKeyCache?: Map<string, CacheEntry> };
 const cache = (g.__watchKeyCache ??= new Map());
+const pending = new Map<string, Promise<boolean>>();
 
 function remember(digest: string, keyId: string | null, ttl: number) {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
@@ -48,7 +49,13 @@ export async function verifyApiKey(key: string): Promise<User | null> {
   const row = await db.apiKey.findUnique({ where: { lookup_id: key.slice(3, 3 + LOOKUP_LENGTH) }, include: { user: true } });
   if (!row || !row.is_active || !row.user.is_active) return null;
   if (fresh?.keyId !== row.id) {
-    if (!(await bcrypt.compare(key, row.key_hash))) {
+    // Single flight: a burst of requests with the same new key waits for one bcrypt, not one each.
+    let check = pending.get(digest);
+    if (!check) {
+      check = bcrypt.compare(key, row.key_hash).finally(() => pending.delete(digest));
+      pending.set(digest, check);
+    }
+    if (!(await check)) {
       remember(digest, null, REJECTED_TTL_MS);
       return null;
     }
