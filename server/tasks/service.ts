@@ -1,7 +1,7 @@
 /**
  * Watches ("tasks"): creation, reads with owner/non-owner views, partial updates with the state machine
- * of SPEC §3.1, visibility and forking. Every change that affects scheduling calls the scheduler inside
- * the same database transaction, so a scheduler failure rolls the whole update back.
+ * of SPEC §3.1, visibility and forking. A state change calls the scheduler after its commit; when the
+ * scheduler fails, the request's changes are written back (SPEC §3.1 rule 2).
  */
 import { apiError, notFound } from "../api/errors";
 import { db, Prisma, type TaskState, type User } from "../db";
@@ -186,40 +186,35 @@ export async function forkTask(user: User, id: string, name?: string) {
   const own = source?.user_id === user.id;
   if (!source || (!own && !source.is_public)) throw notFound();
   const forkName = name ?? `${source.name.slice(0, MAX_NAME - " (Copy)".length)} (Copy)`;
-  try {
-    const row = await db.$transaction(async (tx) => {
-      const created = await tx.task.create({
-        data: {
-          user_id: user.id,
-          name: forkName,
-          search_query: source.search_query,
-          condition_description: source.condition_description,
-          state: "paused",
-          is_public: false,
-          forked_from_task_id: source.id,
-          notifications: own
-            ? {
-                create: source.notifications.map((n) => ({
-                  type: n.type,
-                  address: n.address,
-                  url: n.url,
-                  method: n.method,
-                  headers: n.headers ?? Prisma.DbNull,
-                })),
-              }
-            : undefined,
-        },
-        include: taskInclude,
-      });
-      if (!own) await tx.task.update({ where: { id: source.id }, data: { subscriber_count: { increment: 1 } } });
-      return created;
+  // Names are not unique (two watches may share one), so a fork never collides.
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.task.create({
+      data: {
+        user_id: user.id,
+        name: forkName,
+        search_query: source.search_query,
+        condition_description: source.condition_description,
+        state: "paused",
+        is_public: false,
+        forked_from_task_id: source.id,
+        notifications: own
+          ? {
+              create: source.notifications.map((n) => ({
+                type: n.type,
+                address: n.address,
+                url: n.url,
+                method: n.method,
+                headers: n.headers ?? Prisma.DbNull,
+              })),
+            }
+          : undefined,
+      },
+      include: taskInclude,
     });
-    return ownerTaskView(row);
-  } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
-      throw apiError(409, "A task with this name already exists. Please choose another name.");
-    throw e;
-  }
+    if (!own) await tx.task.update({ where: { id: source.id }, data: { subscriber_count: { increment: 1 } } });
+    return created;
+  });
+  return ownerTaskView(row);
 }
 
 /** The anonymous public view; counts a view unless the reader is the owner. */

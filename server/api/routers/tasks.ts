@@ -97,7 +97,7 @@ export const tasksRouter = router({
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   fork: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found", 409: "Name collision" }, protect: true } })
+    .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found" }, protect: true } })
     .input(ById.extend({ name: z.string().trim().min(1).max(200).optional() }).strict())
     .output(TaskSchema)
     .mutation(({ ctx, input }) => forkTask(ctx.user, input.id, input.name)),
