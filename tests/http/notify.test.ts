@@ -71,8 +71,10 @@ describe("email rules", () => {
   });
 
   it("pauses a watch from the link in its email", async () => {
-    const t = (await api("POST", "/api/v1/tasks", { search_query: "pause me", notifications: [{ type: "email", address: "test@localhost" }] })).body;
+    // Created paused so that only this test's run happens; resumed before the link is used.
+    const t = (await api("POST", "/api/v1/tasks", { search_query: "pause me", state: "paused", notifications: [{ type: "email", address: "test@localhost" }] })).body;
     await runOnce(t.id);
+    expect((await api("PUT", `/api/v1/tasks/${t.id}`, { state: "active" })).body.state).toBe("active");
     const mail = resend.emails().filter((m) => m.to === "test@localhost").at(-1);
     const link = /https?:\/\/[^"\s]+\/api\/v1\/email\/pause\?task=[^"\s]+/.exec(mail.html)![0].replace(/&amp;/g, "&");
     const url = new URL(link);
