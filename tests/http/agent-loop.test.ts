@@ -7,7 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 import { startAgain, startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub } from "../helpers/stubs/model";
+import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
 
 type Stub = Awaited<ReturnType<typeof startModelStub>>;
@@ -19,15 +19,7 @@ let failing: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let server: RunningServer;
 let findingKey = "pg19-beta1";
 
-const env = () => ({
-  SERVICE_NOAUTH: "1",
-  AGENT_MODEL: "openai-compatible:stub",
-  AGENT_BASE_URL: `${model.url}/v1`,
-  SEARXNG_URL: searx.url,
-  RESEND_API_KEY: "re_test",
-  RESEND_BASE_URL: resend.url,
-  WEBHOOK_ALLOW_PRIVATE: "1",
-});
+const env = () => stubbedServiceEnv({ model, searx, resend });
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub } from "../helpers/stubs/model";
+import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
 
 let server: RunningServer;
@@ -19,16 +19,7 @@ beforeAll(async () => {
   searx = await startSearxStub();
   resend = await startResendStub();
   receiver = await startWebhookReceiver();
-  server = await startServer({
-    SERVICE_NOAUTH: "1",
-    AGENT_MODEL: "openai-compatible:stub",
-    AGENT_BASE_URL: `${model.url}/v1`,
-    SEARXNG_URL: searx.url,
-    RESEND_API_KEY: "re_test",
-    RESEND_BASE_URL: resend.url,
-    EMAILS_PER_RECIPIENT_PER_HOUR: "2",
-    WEBHOOK_ALLOW_PRIVATE: "1",
-  });
+  server = await startServer({ ...stubbedServiceEnv({ model, searx, resend }), EMAILS_PER_RECIPIENT_PER_HOUR: "2" });
 });
 
 afterAll(async () => {

@@ -57,3 +57,16 @@ export async function startModelStub(decide: (query: string) => StubDecision = (
 export function startSearxStub(results = [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released", content: "Beta 1 is available." }]) {
   return startStub((req) => (req.url.startsWith("/search") ? { json: { query: "", results } } : { status: 404, text: "" }));
 }
+
+/** Server variables that point the agent and email delivery at the local stubs (NOAUTH test user). */
+export function stubbedServiceEnv(stubs: { model: { url: string }; searx: { url: string }; resend: { url: string } }) {
+  return {
+    SERVICE_NOAUTH: "1",
+    AGENT_MODEL: "openai-compatible:stub",
+    AGENT_BASE_URL: `${stubs.model.url}/v1`,
+    SEARXNG_URL: stubs.searx.url,
+    RESEND_API_KEY: "re_test",
+    RESEND_BASE_URL: stubs.resend.url,
+    WEBHOOK_ALLOW_PRIVATE: "1",
+  };
+}
