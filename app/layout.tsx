@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Toaster } from "sonner";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,9 +18,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             Watch
           </Link>
           <Link href="/explore">Explore</Link>
+          <Link href="/dashboard">Dashboard</Link>
           <Link href="/docs">API</Link>
         </header>
         {children}
+        <Toaster position="bottom-right" richColors closeButton />
       </body>
     </html>
   );

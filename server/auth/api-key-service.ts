@@ -27,9 +27,10 @@ const view = (k: ApiKey): z.infer<typeof ApiKeySchema> => ({
 });
 
 const KEY_ROLES = new Set(["developer", "admin"]);
+export const canCreateApiKeys = (user: Pick<User, "role">) => !!user.role && KEY_ROLES.has(user.role);
 
 export async function createApiKey(user: User, name: string) {
-  if (!user.role || !KEY_ROLES.has(user.role))
+  if (!canCreateApiKeys(user))
     throw apiError(403, "API keys are available to developer and admin accounts. Ask an administrator for the developer role.");
   const { key, lookupId, keyPrefix } = generateApiKey();
   const key_hash = await hashApiKey(key);

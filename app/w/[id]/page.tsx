@@ -4,21 +4,24 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { z } from "zod";
+import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
 import { markdownToHtml, publicFindings } from "@/server/public/service";
 import { takeToken } from "@/server/ratelimit";
 import { readPublicTask } from "@/server/tasks/service";
 import { executionView } from "@/server/tasks/views";
 import { when } from "../../components";
+import { ForkButton } from "../../dashboard/ui/actions";
 
 export const dynamic = "force-dynamic";
 
 // One read (and one counted view) per page render, shared by the metadata and the page.
 const load = cache(async (id: string) => {
   if (!z.guid().safeParse(id).success) return null;
-  const task = await readPublicTask(id, null).catch(() => null);
+  const reader = await viewer();
+  const task = await readPublicTask(id, reader?.id ?? null).catch(() => null);
   if (!task) return null;
-  return { task, findings: (await publicFindings(id, 50)).map(executionView) };
+  return { task, reader, findings: (await publicFindings(id, 50)).map(executionView) };
 });
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -42,7 +45,7 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
   if (!verdict.ok) return <main><p className="notice" role="alert">Too many requests. Try again in {verdict.retryAfter} seconds.</p></main>;
   const data = await load(id);
   if (!data) notFound();
-  const { task, findings } = data;
+  const { task, reader, findings } = data;
   return (
     <main>
       <p className="muted">
@@ -66,8 +69,9 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
         </dd>
       </dl>
       <p>
-        <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> · Fork it with{" "}
-        <code>POST /api/v1/tasks/{task.id}/fork</code> (<Link href="/docs">API</Link>)
+        <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> ·{" "}
+        {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>} or fork with the API:{" "}
+        <code>POST /api/v1/tasks/{task.id}/fork</code>
       </p>
       <h2>Findings</h2>
       {findings.length ? (

@@ -1,0 +1,32 @@
+import { UserButton } from "@clerk/nextjs";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { viewer } from "@/server/api/server-caller";
+import { clerkPublishableKey, MaybeClerk, NotConfigured } from "./ui/clerk";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Dashboard", robots: { index: false } };
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await viewer();
+  const clerk = !!clerkPublishableKey();
+  if (!user) {
+    if (clerk) redirect("/sign-in");
+    return <NotConfigured />;
+  }
+  return (
+    <MaybeClerk>
+      <nav className="dash-nav" aria-label="Dashboard">
+        <Link href="/dashboard">Watches</Link>
+        <Link href="/dashboard/new">New watch</Link>
+        <Link href="/dashboard/notifications">Notifications</Link>
+        <Link href="/dashboard/settings">Settings</Link>
+        <span className="who muted">{user.username ? `@${user.username}` : user.email}</span>
+        {clerk && user.clerk_user_id !== "user_noauth" ? <UserButton /> : null}
+      </nav>
+      {children}
+    </MaybeClerk>
+  );
+}

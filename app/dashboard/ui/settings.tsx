@@ -1,0 +1,151 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Confirm, CopyButton } from "./actions";
+import { errorMessage, trpc } from "./trpc";
+
+export function UsernameForm() {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [check, setCheck] = useState<{ name: string; available: boolean; reason: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const wanted = name.trim();
+    if (wanted.length < 3) return;
+    const timer = setTimeout(() => {
+      trpc.users.usernameAvailable.query({ username: wanted }).then((r) => setCheck({ name: wanted, ...r }), () => setCheck(null));
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [name]);
+
+  const current = name.trim().length >= 3 && check?.name === name.trim() ? check : null;
+  return (
+    <form className="stack" noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        try {
+          await trpc.users.setUsername.mutate({ username: name.trim() });
+          toast.success("Username saved");
+          router.refresh();
+        } catch (err) {
+          toast.error(errorMessage(err));
+        } finally {
+          setBusy(false);
+        }
+      }}>
+      <div className="field">
+        <label htmlFor="username">Username</label>
+        <div className="row">
+          <input id="username" value={name} onChange={(e) => setName(e.target.value)} autoComplete="username" aria-describedby="username-status" maxLength={30} />
+          <button type="submit" disabled={busy || !current?.available}>Save username</button>
+        </div>
+        <p id="username-status" className={current && !current.available ? "field-error" : "hint"} aria-live="polite">
+          {current ? (current.available ? `@${name.trim().toLowerCase()} is available` : `Not available: ${current.reason ?? "taken"}`) : "3–30 characters: a letter first, then letters, digits, '_' or '-'. It can be set once."}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+export type KeyRow = { id: string; name: string; key_prefix: string; is_active: boolean; created_at: string; last_used_at: string | null };
+
+export function ApiKeys({ keys }: { keys: KeyRow[] }) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const active = keys.filter((k) => k.is_active);
+  return (
+    <div className="stack">
+      {created ? (
+        <div className="notice" role="status">
+          <p>
+            <strong>Your new API key.</strong> Copy it now: it is shown only once.
+          </p>
+          <div className="row">
+            <code className="secret" data-testid="new-api-key">{created}</code>
+            <CopyButton text={created} />
+          </div>
+        </div>
+      ) : null}
+      {active.length ? (
+        <table>
+          <caption className="sr-only">Your API keys</caption>
+          <thead>
+            <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+          </thead>
+          <tbody>
+            {active.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td><code>{k.key_prefix}…</code></td>
+                <td>{new Date(k.created_at).toLocaleDateString()}</td>
+                <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : "never"}</td>
+                <td>
+                  <Confirm label="Revoke" danger confirmLabel="Revoke key" prompt="Clients using this key stop working at once."
+                    onConfirm={async () => {
+                      try {
+                        await trpc.auth.revokeApiKey.mutate({ id: k.id });
+                        toast.success("Key revoked");
+                        setCreated(null);
+                        router.refresh();
+                      } catch (e) {
+                        toast.error(errorMessage(e));
+                      }
+                    }} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <form className="row" noValidate
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            try {
+              const r = await trpc.auth.createApiKey.mutate({ name: name.trim() || "default" });
+              setCreated(r.key);
+              setName("");
+              router.refresh();
+            } catch (err) {
+              toast.error(errorMessage(err));
+            } finally {
+              setBusy(false);
+            }
+          }}>
+          <label htmlFor="key-name" className="sr-only">Key name</label>
+          <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Key name, e.g. laptop" maxLength={100} />
+          <button type="submit" disabled={busy}>Create API key</button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+export function WebhookSecret() {
+  const [secret, setSecret] = useState<string | null>(null);
+  const load = () => trpc.users.webhookSecret.query().then((r) => setSecret(r.secret), (e) => toast.error(errorMessage(e)));
+  return (
+    <div className="row">
+      {secret ? (
+        <>
+          <code className="secret" data-testid="webhook-secret">{secret}</code>
+          <CopyButton text={secret} />
+        </>
+      ) : (
+        <button type="button" className="secondary" onClick={load}>Reveal signing secret</button>
+      )}
+      <Confirm label="Rotate" confirmLabel="Rotate secret" prompt="Receivers must switch to the new secret; the old one stops verifying."
+        onConfirm={() =>
+          trpc.users.rotateWebhookSecret.mutate().then(
+            (r) => { setSecret(r.secret); toast.success("Secret rotated"); },
+            (e) => toast.error(errorMessage(e)),
+          )
+        } />
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import Link from "next/link";
+import { serverCaller, viewer } from "@/server/api/server-caller";
+import { markdownToHtml } from "@/server/public/service";
+import type { TaskView } from "@/server/tasks/schemas";
+import { DeleteWatch, ForkButton, LiveRefresh, RunNow, StateButtons, TestSend, Visibility } from "../../ui/actions";
+import { duration, outcomeOf } from "../../ui/format";
+import { ownWatch } from "../../ui/load";
+import { Time } from "../../ui/time";
+
+type Execution = NonNullable<TaskView["last_execution"]>;
+type Result = { condition_met?: boolean; answer?: string; evidence?: string; confidence?: number; next_run_reason?: string };
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: (await ownWatch((await params).id)).name };
+}
+
+function Answer({ execution }: { execution: Execution }) {
+  const result = (execution.result ?? {}) as Result;
+  return (
+    <>
+      {result.answer ? <div className="answer" dangerouslySetInnerHTML={{ __html: markdownToHtml(result.answer) }} /> : null}
+      {result.evidence ? <p><strong>Evidence:</strong> {result.evidence}</p> : null}
+      {typeof result.confidence === "number" ? <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p> : null}
+      {execution.grounding_sources?.length ? (
+        <ul className="sources" aria-label="Sources">
+          {execution.grounding_sources.map((s) => (
+            <li key={s.url}><a href={s.url} rel="nofollow noopener noreferrer" target="_blank">{s.title || s.url}</a></li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+export default async function WatchPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const task = await ownWatch(id);
+  const caller = await serverCaller();
+  const [executions, findings, user] = await Promise.all([
+    caller.tasks.executions({ id, limit: 20, offset: 0 }),
+    caller.tasks.findings({ id, limit: 10, offset: 0 }),
+    viewer(),
+  ]);
+  const latest = executions[0] ?? null;
+  const running = latest?.status === "pending" || latest?.status === "running";
+  const answered = executions.find((e) => e.status === "success");
+  const outcome = outcomeOf(latest);
+  const email = task.notifications.find((n) => n.type === "email");
+  const webhook = task.notifications.find((n) => n.type === "webhook");
+  return (
+    <main className="wide">
+      <p className="muted small"><Link href="/dashboard">← Your watches</Link></p>
+      <div className="title-row">
+        <h1>{task.name}</h1>
+        <span className={`badge state-${task.state}`}>{task.state}</span>
+        {task.is_public ? <span className="badge">public</span> : null}
+      </div>
+      <dl className="facts">
+        <dt>Searching</dt><dd>{task.search_query}</dd>
+        <dt>Tell me when</dt><dd>{task.condition_description}</dd>
+        <dt>Last result</dt><dd><span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span></dd>
+        <dt>Last checked</dt><dd><Time iso={latest?.completed_at ?? latest?.started_at} /></dd>
+        <dt>Next check</dt><dd>{task.state === "active" ? <Time iso={task.next_run} /> : `— (${task.state})`}</dd>
+        {task.forked_from_task_id ? (<><dt>Forked from</dt><dd><Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link></dd></>) : null}
+      </dl>
+      <div className="actions" role="group" aria-label="Watch actions">
+        <RunNow id={task.id} />
+        <StateButtons id={task.id} state={task.state} />
+        <Link className="button secondary" href={`/dashboard/w/${task.id}/edit`}>Edit</Link>
+        <Visibility id={task.id} isPublic={task.is_public} username={user?.username ?? null} />
+        <ForkButton id={task.id} />
+        <DeleteWatch id={task.id} />
+      </div>
+      {task.is_public ? (
+        <p className="muted small">
+          Public page: <Link href={`/w/${task.id}`}>/w/{task.id}</Link> · <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS feed</a>
+        </p>
+      ) : null}
+      <LiveRefresh active={running} />
+
+      <section aria-labelledby="answer-title" className="card">
+        <h2 id="answer-title">Latest answer</h2>
+        {answered ? (
+          <>
+            <p className="muted small">Checked <Time iso={answered.completed_at} /></p>
+            <Answer execution={answered} />
+          </>
+        ) : (
+          <p className="muted">No answer yet. {running ? "The first check is running." : "Run a check to see what the agent finds."}</p>
+        )}
+        {latest?.status === "failed" ? <p className="notice" role="alert">The last check failed: {latest.error_message}</p> : null}
+      </section>
+
+      <section aria-labelledby="notify-title" className="card">
+        <h2 id="notify-title">Notifications</h2>
+        {email || webhook ? (
+          <ul className="channels">
+            {email ? <li>Email to <strong>{email.address}</strong> <TestSend id={task.id} type="email" /></li> : null}
+            {webhook ? <li>Webhook {webhook.method} <strong>{webhook.url}</strong> <TestSend id={task.id} type="webhook" /></li> : null}
+          </ul>
+        ) : (
+          <p className="muted">No channels: findings are kept here and in the API. <Link href={`/dashboard/w/${task.id}/edit`}>Add email or webhook</Link>.</p>
+        )}
+        <p className="small"><Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link></p>
+      </section>
+
+      <section aria-labelledby="findings-title">
+        <h2 id="findings-title">Findings</h2>
+        {findings.length ? (
+          findings.map((f) => (
+            <article className="card" key={f.id}>
+              <h3>{(f.notification as { title?: string } | null)?.title ?? "Condition met"}</h3>
+              <p className="muted small"><Time iso={f.completed_at} /></p>
+              <Answer execution={f} />
+            </article>
+          ))
+        ) : (
+          <p className="muted">Nothing yet: you will find every new finding here.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">Execution history</h2>
+        {executions.length ? (
+          <table>
+            <caption className="sr-only">Recent executions, newest first</caption>
+            <thead><tr><th scope="col">Started</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Duration</th><th scope="col">Details</th></tr></thead>
+            <tbody>
+              {executions.map((e) => (
+                <tr key={e.id}>
+                  <td><Time iso={e.started_at} /></td>
+                  <td><span className={`badge status-${e.status}`}>{e.status}</span></td>
+                  <td>{e.status === "success" ? ((e.result as Result | null)?.condition_met ? "met" : "not met") : "—"}</td>
+                  <td>{duration(e.started_at, e.completed_at)}</td>
+                  <td className="small">{e.error_message ?? (e.result as Result | null)?.next_run_reason ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No checks yet.</p>
+        )}
+      </section>
+    </main>
+  );
+}

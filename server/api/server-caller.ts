@@ -1,0 +1,25 @@
+/**
+ * Server components call the same tRPC routers as the browser and the REST API, in-process, as the
+ * request's caller (Clerk `__session` cookie, or the loopback test user with SERVICE_NOAUTH=1).
+ */
+import { headers } from "next/headers";
+import { cache } from "react";
+import { authenticate } from "../auth";
+import type { User } from "../db";
+import { appRouter } from "./root";
+import { createContext } from "./trpc";
+
+export const serverCaller = cache(async () =>
+  appRouter.createCaller(createContext({ headers: await headers(), via: "server", httpMethod: "GET" })),
+);
+
+/** The signed-in user, synced from Clerk on first sight (POST /auth/sync-user semantics); null when signed out. */
+export const viewer = cache(async (): Promise<User | null> => {
+  const h = await headers();
+  const caller = await authenticate(h, h.get("x-watch-client-ip"), true).catch(() => null);
+  if (!caller) return null;
+  if (caller.user) return caller.user.is_active ? caller.user : null;
+  await (await serverCaller()).auth.syncUser();
+  const synced = await authenticate(h, h.get("x-watch-client-ip"), true).catch(() => null);
+  return synced?.user ?? null;
+});
