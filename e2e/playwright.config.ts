@@ -1,19 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { defineConfig } from "@playwright/test";
-
-const port = Number(process.env.E2E_PORT ?? 3111);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-e2e-"));
 
 export default defineConfig({
   testDir: ".",
   outputDir: "../test-results",
-  timeout: 30_000,
-  workers: 1,
+  globalSetup: "./global-setup.ts",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  workers: 2,
   reporter: [["list"]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
     launchOptions: {
       // Debian's chromium: Playwright never downloads a browser here.
@@ -30,12 +25,8 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "node scripts/start.mjs",
-    cwd: "..",
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    env: { PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, SERVICE_NOAUTH: "1", WEBHOOK_ALLOW_PRIVATE: "1" },
-  },
+  projects: [
+    { name: "clerk", testMatch: /dashboard\.spec\.ts/ },
+    { name: "noauth", testMatch: /(noauth|smoke)\.spec\.ts/ },
+  ],
 });

@@ -1,12 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, expectAccessible, noauthTest as test, screenshot } from "./fixtures";
 
 test("the home page renders and is accessible", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Watch");
-  await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await screenshot(page, "home");
+  await expectAccessible(page);
 });
 
 test("the API answers the browser with JSON", async ({ request }) => {

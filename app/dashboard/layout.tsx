@@ -4,7 +4,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { viewer } from "@/server/api/server-caller";
-import { clerkPublishableKey, MaybeClerk, NotConfigured } from "./ui/clerk";
+import { clerkPublishableKey, MaybeClerk } from "./ui/clerk";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dashboard", robots: { index: false } };
@@ -12,10 +12,8 @@ export const metadata: Metadata = { title: "Dashboard", robots: { index: false }
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await viewer();
   const clerk = !!clerkPublishableKey();
-  if (!user) {
-    if (clerk) redirect("/sign-in");
-    return <NotConfigured />;
-  }
+  // The sign-in page explains what to do when Clerk is not configured.
+  if (!user) redirect("/sign-in");
   return (
     <MaybeClerk>
       <nav className="dash-nav" aria-label="Dashboard">

@@ -76,7 +76,7 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
           </tbody>
         </table>
       ) : (
-        <p className="notice">No deliveries{type || task_id ? " match these filters" : " yet: they appear when a watch finds something or you send a test"}.</p>
+        <p className="notice">No deliveries{type || task_id ? " match these filters" : " yet: they appear when a watch finds something new"}.</p>
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pages">

@@ -1,14 +1,21 @@
-import { TRPCError } from "@trpc/server";
-import { notFound } from "next/navigation";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { notFound, redirect } from "next/navigation";
 import { serverCaller } from "@/server/api/server-caller";
 
-/** The caller's own watch, or the 404 page (malformed ids and other users' watches included). */
+/**
+ * The caller's own watch. Someone else's public watch opens on its public page; anything else (private,
+ * missing, malformed id) is the 404 page.
+ */
 export async function ownWatch(id: string) {
   const caller = await serverCaller();
+  let task;
   try {
-    return await caller.tasks.get({ id });
+    task = await caller.tasks.get({ id });
   } catch (e) {
-    if (e instanceof TRPCError && (e.code === "NOT_FOUND" || e.code === "BAD_REQUEST")) notFound();
+    const status = e instanceof Error && "code" in e ? getHTTPStatusCodeFromError(e as Parameters<typeof getHTTPStatusCodeFromError>[0]) : 500;
+    if (status === 404 || status === 400) notFound();
     throw e;
   }
+  if (task.owner) redirect(`/w/${task.id}`);
+  return task;
 }

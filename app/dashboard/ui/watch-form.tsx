@@ -35,7 +35,8 @@ export function WatchForm({ initial }: { initial: WatchFormValues }) {
     if (v.webhook_url.trim())
       notifications.push({ type: "webhook", url: v.webhook_url.trim(), method: v.webhook_method, headers: v.webhook_headers ?? {} });
     const fields = {
-      name: v.name.trim() || undefined,
+      // The API's default name is a placeholder ("New Monitor"); in the dashboard the query names the watch.
+      name: v.name.trim() || v.search_query.trim().slice(0, 200),
       search_query: v.search_query.trim(),
       condition_description: v.condition_description.trim() || (editing ? v.search_query.trim() : undefined),
       notifications,

@@ -1,5 +1,6 @@
 import { SignUp } from "@clerk/nextjs";
 import { clerkPublishableKey, MaybeClerk, NotConfigured } from "../../dashboard/ui/clerk";
+import { SignedInRedirect } from "../../dashboard/ui/signed-in-redirect";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign up" };
@@ -8,6 +9,7 @@ export default function SignUpPage() {
   if (!clerkPublishableKey()) return <NotConfigured />;
   return (
     <MaybeClerk>
+      <SignedInRedirect />
       <main className="center">
         <SignUp path="/sign-up" routing="path" signInUrl="/sign-in" fallbackRedirectUrl="/dashboard" />
       </main>

@@ -1,0 +1,67 @@
+/** Test fixtures: which server a spec talks to, signed-in Clerk users, accessibility checks and screenshots. */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type BrowserContext, type Page } from "@playwright/test";
+import { importPKCS8 } from "jose";
+import { mintSessionToken } from "../tests/helpers/clerk";
+
+const env = (name: string) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run through e2e/playwright.config.ts (global setup)`);
+  return v;
+};
+
+/** A fresh Clerk user id; "_dev" gives the developer role in the Clerk stub's profile. */
+export const newClerkUserId = (role: "user" | "developer" = "user") =>
+  `user_e2e${role === "developer" ? "_dev" : ""}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Signs a browser context in as `userId`: the cookies Clerk's own browser SDK would have set. */
+export async function signIn(context: BrowserContext, baseURL: string, userId: string) {
+  const keys = { publicPem: "", privateKey: await importPKCS8(env("E2E_CLERK_PRIVATE_PEM"), "RS256") };
+  const token = await mintSessionToken(keys, userId, { expiresIn: 3600 });
+  const now = Math.floor(Date.now() / 1000);
+  await context.addCookies(
+    [
+      ["__session", token],
+      ["__client_uat", String(now - 30)],
+      ["__clerk_db_jwt", "dvb_e2e"],
+    ].map(([name, value]) => ({ name: name!, value: value!, url: baseURL })),
+  );
+  return token;
+}
+
+/** Clerk's browser SDK lives on the internet; offline, fail its requests at once instead of waiting on DNS. */
+async function offline(context: BrowserContext) {
+  await context.route(/clerk\.accounts\.dev|clerk\.com|accounts\.dev/, (route) => route.abort());
+}
+
+export async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Specs against the Clerk-mode server; `userId` is a new signed-in user per test. */
+export const clerkTest = base.extend<{ userId: string }>({
+  baseURL: async ({}, use) => use(env("E2E_CLERK_URL")),
+  userId: [
+    async ({ context, baseURL }, use) => {
+      await offline(context);
+      const id = newClerkUserId("developer");
+      await signIn(context, baseURL!, id);
+      await use(id);
+    },
+    { auto: true },
+  ],
+});
+
+/** Specs against the SERVICE_NOAUTH=1 server (no Clerk keys). */
+export const noauthTest = base.extend({
+  baseURL: async ({}, use) => use(env("E2E_NOAUTH_URL")),
+});
+
+export { expect };
+export const receiverUrl = () => env("E2E_RECEIVER_URL");

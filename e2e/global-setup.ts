@@ -1,0 +1,46 @@
+/**
+ * Two built servers for the browser tests, with every external service stubbed locally (agent model,
+ * SearXNG, Resend, Clerk Backend API, a webhook receiver):
+ *  - "clerk": signed-in users come from locally minted Clerk session cookies;
+ *  - "noauth": SERVICE_NOAUTH=1 without Clerk keys, the offline development mode.
+ * Tests read the URLs and the Clerk signing key from process.env (set here, inherited by the workers).
+ */
+import fs from "node:fs";
+import { exportPKCS8 } from "jose";
+import { clerkKeys, startClerkStub } from "../tests/helpers/clerk";
+import { ensureBuild, startServer } from "../tests/helpers/server";
+import { startModelStub, startSearxStub, stubbedServiceEnv } from "../tests/helpers/stubs/model";
+import { startResendStub, startWebhookReceiver } from "../tests/helpers/stubs/receivers";
+import { serverEnv } from "../tests/global-setup";
+
+export default async function globalSetup() {
+  ensureBuild();
+  const keys = await clerkKeys();
+  const [clerk, model, searx, resend, receiver] = await Promise.all([
+    startClerkStub(),
+    // A visible moment of "the agent is checking" in the browser.
+    startModelStub(undefined, { answerDelayMs: 2500 }),
+    startSearxStub(),
+    startResendStub(),
+    startWebhookReceiver(),
+  ]);
+  const services = stubbedServiceEnv({ model, searx, resend });
+  const [clerkServer, noauthServer] = await Promise.all([
+    startServer({ ...withoutKey(services, "SERVICE_NOAUTH"), ...serverEnv(keys.publicPem, clerk.url) }),
+    startServer(services),
+  ]);
+  process.env.E2E_CLERK_URL = clerkServer.url;
+  process.env.E2E_NOAUTH_URL = noauthServer.url;
+  process.env.E2E_CLERK_PRIVATE_PEM = await exportPKCS8(keys.privateKey);
+  process.env.E2E_RECEIVER_URL = receiver.url;
+  return async () => {
+    await Promise.all([clerkServer.stop(), noauthServer.stop()]);
+    // Server logs next to Playwright's own results (a CI artifact) for failures seen only in the browser.
+    fs.mkdirSync("test-results", { recursive: true });
+    fs.writeFileSync("test-results/server-clerk.log", clerkServer.output());
+    fs.writeFileSync("test-results/server-noauth.log", noauthServer.output());
+    await Promise.all([clerk, model, searx, resend, receiver].map((s) => s.close()));
+  };
+}
+
+const withoutKey = (env: Record<string, string>, key: string) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== key));

@@ -1,0 +1,28 @@
+import { expect, expectAccessible, noauthTest as test, screenshot } from "./fixtures";
+
+test("SERVICE_NOAUTH=1: the dashboard works on localhost as the test user, no sign-in", async ({ page }) => {
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Your watches" })).toBeVisible();
+  await page.getByRole("link", { name: "New watch" }).first().click();
+  await page.getByLabel("What should the agent look for?").fill("Debian 14 release date");
+  await page.getByRole("button", { name: "Create watch" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/w\//);
+  await expect(page.getByText("PostgreSQL 19 Beta 1 was released today.").first()).toBeVisible({ timeout: 30_000 });
+  await page.goto("/dashboard");
+  await expect(page.getByRole("link", { name: "Debian 14 release date" })).toBeVisible();
+  await screenshot(page, "dashboard-list");
+  await expectAccessible(page);
+
+  await page.goto("/sign-in");
+  await expect(page.getByRole("heading", { name: "Sign-in is not configured" })).toBeVisible();
+});
+
+test("phone width: the watch list and form stay usable", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/dashboard/new");
+  await page.getByRole("button", { name: "Create watch" }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole("button", { name: "Create watch" })).toBeInViewport();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await screenshot(page, "watch-new-phone");
+});
