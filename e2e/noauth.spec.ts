@@ -13,6 +13,11 @@ test("SERVICE_NOAUTH=1: the dashboard works on localhost as the test user, no si
   await screenshot(page, "dashboard-list");
   await expectAccessible(page);
 
+  // The test user is an admin: the waitlist is one click away.
+  await page.getByRole("link", { name: "Waitlist" }).click();
+  await expect(page.getByRole("heading", { name: "Waitlist" })).toBeVisible();
+  await expectAccessible(page);
+
   await page.goto("/sign-in");
   await expect(page.getByRole("heading", { name: "Sign-in is not configured" })).toBeVisible();
 });

@@ -21,6 +21,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <Link href="/dashboard/new">New watch</Link>
         <Link href="/dashboard/notifications">Notifications</Link>
         <Link href="/dashboard/settings">Settings</Link>
+        {user.role === "admin" ? <Link href="/dashboard/admin">Waitlist</Link> : null}
         <span className="who muted">{user.username ? `@${user.username}` : user.email}</span>
         {clerk && user.clerk_user_id !== "user_noauth" ? <UserButton /> : null}
       </nav>
