@@ -82,7 +82,7 @@ export function StateButtons({ id, state }: { id: string; state: "active" | "pau
   return (
     <>
       {state === "active" ? to("paused", "Watch paused", "Pause") : to("active", "Watch resumed", state === "completed" ? "Reactivate" : "Resume")}
-      {state !== "completed" ? to("completed", "Watch completed", "Complete") : null}
+      {state === "active" ? to("completed", "Watch completed", "Complete") : null}
     </>
   );
 }

@@ -1,0 +1,319 @@
+/**
+ * watchctl: the Watch API from a terminal. Human tables by default, `--json` for scripts.
+ * Exit codes: 0 ok, 1 API error (the server's `detail` on stderr), 2 usage error.
+ * Credentials: --key/--url, else SERVICE_API_KEY/SERVICE_URL/SERVICE_NOAUTH, else `watchctl login`'s config file.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline/promises";
+import { Command, CommanderError, Option } from "commander";
+import { ApiError, createClient, type Execution, type Notification, type Task, type WatchClient } from "./index";
+
+export type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: Record<string, string | undefined>; isTTY: boolean };
+
+type Saved = { url?: string; apiKey?: string };
+
+export function configPath(env: Io["env"]) {
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
+  return path.join(base, "watchctl", "config.json");
+}
+
+function readSaved(env: Io["env"]): Saved {
+  try {
+    return JSON.parse(fs.readFileSync(configPath(env), "utf8")) as Saved;
+  } catch {
+    return {};
+  }
+}
+
+function save(env: Io["env"], saved: Saved) {
+  const file = configPath(env);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
+class UsageError extends Error {}
+
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  if (!rows.length) return "(none)\n";
+  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? "")));
+  const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i]!.length))));
+  const line = (values: string[]) =>
+    values.map((v, i) => (v.length > widths[i]! ? v.slice(0, widths[i]! - 1) + "…" : v.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join("\n") + "\n";
+}
+
+const outcome = (e: Execution | null | undefined) =>
+  !e ? "never run" : e.status !== "success" ? e.status : (e.result as { condition_met?: boolean } | null)?.condition_met ? "met" : "not met";
+const taskRow = (t: Task) => ({ id: t.id, name: t.name, state: t.state, last: outcome(t.last_execution), next_run: t.state === "active" ? (t.next_run ?? "") : "" });
+const executionRow = (e: Execution) => ({
+  id: e.id,
+  status: e.status,
+  result: outcome(e),
+  started: e.started_at,
+  detail: e.error_message ?? (e.result as { answer?: string } | null)?.answer?.split("\n")[0] ?? "",
+});
+
+function describeTask(t: Task): string {
+  const lines = [
+    `${t.name}  (${t.id})`,
+    `  query:      ${t.search_query}`,
+    `  condition:  ${t.condition_description}`,
+    `  state:      ${t.state}${t.is_public ? ", public" : ""}`,
+    `  last:       ${outcome(t.last_execution)}${t.last_execution?.completed_at ? ` at ${t.last_execution.completed_at}` : ""}`,
+    `  next run:   ${t.state === "active" ? (t.next_run ?? "—") : "—"}`,
+    `  notify:     ${t.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.method} ${n.url}`)).join(", ") || "—"}`,
+  ];
+  const answer = (t.last_execution?.result as { answer?: string } | null)?.answer;
+  if (answer) lines.push("", answer);
+  return lines.join("\n") + "\n";
+}
+
+function notificationsFrom(opts: { email?: string; webhook?: string }, existing: Notification[] = []): Notification[] | undefined {
+  if (opts.email === undefined && opts.webhook === undefined) return undefined;
+  const keep = existing.filter((n) => (n.type === "email" ? opts.email === undefined : opts.webhook === undefined));
+  const next: Notification[] = [...keep];
+  if (opts.email) next.push({ type: "email", address: opts.email });
+  if (opts.webhook) next.push({ type: "webhook", url: opts.webhook });
+  return next;
+}
+
+async function waitFor(client: WatchClient, taskId: string, executionId: string, io: Io, timeoutMs = 300_000) {
+  const frames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    const found = (await client.watches.executions(taskId, { limit: 20 })).find((e) => e.id === executionId);
+    if (found && found.status !== "pending" && found.status !== "running") {
+      if (io.isTTY) io.stderr("\r\x1b[K");
+      return found;
+    }
+    if (Date.now() > deadline) throw new UsageError(`gave up waiting after ${timeoutMs / 1000} s; see \`watchctl logs ${taskId}\``);
+    if (io.isTTY) io.stderr(`\r${frames[i % frames.length]} the agent is checking…`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+export function buildProgram(io: Io) {
+  const program = new Command("watchctl")
+    .description("Watch from the terminal: describe what to keep an eye on; an AI agent checks the web and tells you.")
+    .option("--url <url>", "API base URL (default SERVICE_URL, or the saved login)")
+    .option("--key <key>", "API key (default SERVICE_API_KEY, or the saved login)")
+    .option("--json", "print JSON instead of tables")
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const globals = () => program.opts<{ url?: string; key?: string; json?: boolean }>();
+  const client = () => {
+    const saved = readSaved(io.env);
+    const g = globals();
+    const noauth = !g.key && (io.env.SERVICE_NOAUTH === "1" || io.env.SERVICE_NOAUTH === "true");
+    const apiKey = g.key ?? io.env.SERVICE_API_KEY ?? saved.apiKey;
+    return createClient({ apiKey, noauth, baseUrl: g.url ?? io.env.SERVICE_URL ?? saved.url, maxRetries: 2 });
+  };
+  const print = (value: unknown, human: () => string) => io.stdout(globals().json ? JSON.stringify(value, null, 2) + "\n" : human());
+
+  program
+    .command("login")
+    .description("save an API key (and URL) in your config directory, readable only by you")
+    .option("--key <key>", "the API key (else prompted)")
+    .option("--url <url>", "the API base URL")
+    .action(async (opts: { key?: string; url?: string }) => {
+      let key = opts.key ?? globals().key;
+      if (!key) {
+        if (!io.isTTY) throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
+        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+        key = (await rl.question("API key (Settings → API key in the dashboard): ")).trim();
+        rl.close();
+      }
+      const url = opts.url ?? globals().url ?? io.env.SERVICE_URL;
+      const me = await createClient({ apiKey: key, baseUrl: url, noauth: false }).me();
+      save(io.env, { url, apiKey: key });
+      print({ user: me, config: configPath(io.env) }, () => `Logged in as ${me.email}. Key saved in ${configPath(io.env)}.\n`);
+    });
+
+  program.command("whoami").description("the account you are calling as").action(async () => {
+    const me = await client().me();
+    print(me, () => `${me.email}${me.username ? ` (@${me.username})` : ""}  ${me.id}\n`);
+  });
+
+  program
+    .command("create <query>")
+    .description("create a watch")
+    .option("--when <condition>", "what counts as news (default: the query)")
+    .option("--name <name>", "a name (default: the query)")
+    .option("--email <address>", "notify this address")
+    .option("--webhook <url>", "notify this URL (signed with Standard Webhooks)")
+    .option("--paused", "create it paused")
+    .option("--run", "run the first check now")
+    .action(async (query: string, o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean }) => {
+      const task = await client().watches.create({
+        search_query: query,
+        condition_description: o.when,
+        name: o.name ?? query.slice(0, 200),
+        state: o.paused ? "paused" : "active",
+        run_immediately: o.run,
+        notifications: notificationsFrom(o) ?? [],
+      });
+      print(task, () => `Created ${task.id}\n${describeTask(task)}`);
+    });
+
+  program
+    .command("list")
+    .description("your watches")
+    .addOption(new Option("--state <state>", "only this state").choices(["active", "paused", "completed"]))
+    .action(async (o: { state?: Task["state"] }) => {
+      const tasks = await client().watches.list({ state: o.state });
+      print(tasks, () => table(tasks.map(taskRow), ["id", "name", "state", "last", "next_run"]));
+    });
+
+  program.command("show <id>").description("one watch, with its latest answer").action(async (id: string) => {
+    const task = await client().watches.get(id);
+    print(task, () => describeTask(task));
+  });
+
+  program
+    .command("update <id>")
+    .description("change a watch (only the options given)")
+    .option("--name <name>")
+    .option("--query <query>")
+    .option("--when <condition>")
+    .option("--email <address>", "replace the email channel")
+    .option("--webhook <url>", "replace the webhook channel")
+    .action(async (id: string, o: { name?: string; query?: string; when?: string; email?: string; webhook?: string }) => {
+      const c = client();
+      const notifications = notificationsFrom(o, o.email !== undefined || o.webhook !== undefined ? (await c.watches.get(id)).notifications : []);
+      const changes = { name: o.name, search_query: o.query, condition_description: o.when, notifications };
+      if (Object.values(changes).every((v) => v === undefined)) throw new UsageError("nothing to change: give --name, --query, --when, --email or --webhook");
+      const task = await c.watches.update(id, changes);
+      print(task, () => describeTask(task));
+    });
+
+  for (const [name, state, verb] of [["pause", "paused", "Paused"], ["resume", "active", "Resumed"], ["complete", "completed", "Completed"]] as const) {
+    program.command(`${name} <id>`).description(`${name} a watch`).action(async (id: string) => {
+      const task = await client().watches.update(id, { state });
+      print(task, () => `${verb} ${task.name} (${task.id})\n`);
+    });
+  }
+
+  program
+    .command("run <id>")
+    .description("check a watch now")
+    .option("--force", "start even if a check is pending or running")
+    .option("--wait", "wait for the check to finish and print its result")
+    .action(async (id: string, o: { force?: boolean; wait?: boolean }) => {
+      const c = client();
+      const started = await c.watches.execute(id, { force: o.force });
+      const execution = o.wait ? await waitFor(c, id, started.id, io) : started;
+      print(execution, () => table([executionRow(execution)], ["id", "status", "result", "started", "detail"]));
+      if (o.wait && execution.status === "failed") throw new Error(`the check failed: ${execution.error_message ?? "no reason given"}`);
+    });
+
+  program
+    .command("logs <id>")
+    .description("a watch's checks, newest first")
+    .option("--limit <n>", "how many", (v) => parsePositive(v), 20)
+    .action(async (id: string, o: { limit: number }) => {
+      const list = await client().watches.executions(id, { limit: o.limit });
+      print(list, () => table(list.map(executionRow), ["id", "status", "result", "started", "detail"]));
+    });
+
+  program.command("findings <id>").description("checks where the condition was met").action(async (id: string) => {
+    const list = await client().watches.findings(id);
+    print(list, () =>
+      list.length
+        ? list.map((f) => `${f.completed_at}  ${(f.notification as { title?: string } | null)?.title ?? "Condition met"}\n${(f.result as { answer?: string } | null)?.answer ?? ""}\n`).join("\n")
+        : "(no findings yet)\n",
+    );
+  });
+
+  program
+    .command("delete <id>")
+    .description("delete a watch and its history")
+    .option("--yes", "do not ask")
+    .action(async (id: string, o: { yes?: boolean }) => {
+      if (!o.yes) {
+        if (!io.isTTY) throw new UsageError("refusing to delete without --yes when not run in a terminal");
+        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+        const answer = (await rl.question(`Delete watch ${id} and its history? [y/N] `)).trim().toLowerCase();
+        rl.close();
+        if (answer !== "y" && answer !== "yes") return io.stderr("Not deleted.\n");
+      }
+      await client().watches.delete(id);
+      print({ deleted: id }, () => `Deleted ${id}\n`);
+    });
+
+  for (const [name, isPublic] of [["publish", true], ["unpublish", false]] as const) {
+    program.command(`${name} <id>`).description(isPublic ? "make a watch public (needs a username)" : "make a watch private").action(async (id: string) => {
+      const c = client();
+      const r = await c.watches.setVisibility(id, isPublic);
+      print(r, () => (r.is_public ? `Public: ${c.config.baseUrl}/w/${id}\n` : `Private: ${id}\n`));
+    });
+  }
+
+  program
+    .command("fork <id>")
+    .description("copy a public watch into your account (starts paused)")
+    .option("--name <name>")
+    .action(async (id: string, o: { name?: string }) => {
+      const task = await client().watches.fork(id, { name: o.name });
+      print(task, () => `Forked into ${task.id}\n${describeTask(task)}`);
+    });
+
+  program
+    .command("sends")
+    .description("notification delivery history")
+    .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
+    .option("--watch <id>", "only this watch")
+    .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
+    .action(async (o: { type?: "email" | "webhook"; watch?: string; limit: number }) => {
+      const r = await client().notifications.sends({ notification_type: o.type, task_id: o.watch, limit: o.limit });
+      print(r, () => table(r.sends.map((s) => ({ ...s, type: s.notification_type })), ["created_at", "task_id", "type", "recipient", "status"]) + `${r.total} in total\n`);
+    });
+
+  const keys = program.command("keys").description("your API key");
+  keys.command("create <name>").description("create a key (shown once)").action(async (name: string) => {
+    const r = await client().apiKeys.create(name);
+    print(r, () => `${r.key}\nSave it now: it is shown only once.\n`);
+  });
+  keys.command("list").description("your keys").action(async () => {
+    const list = await client().apiKeys.list();
+    print(list, () => table(list.map((k) => ({ ...k, active: k.is_active ? "yes" : "revoked" })), ["id", "name", "key_prefix", "active", "created_at", "last_used_at"]));
+  });
+  keys.command("revoke <id>").description("revoke a key at once").action(async (id: string) => {
+    const r = await client().apiKeys.revoke(id);
+    print(r, () => `Revoked ${id}\n`);
+  });
+
+  return program;
+}
+
+function parsePositive(v: string) {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive whole number, got "${v}"`);
+  return n;
+}
+
+/** Runs one command line; resolves to the exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      io.stderr(`watchctl: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ApiError) {
+      io.stderr(`Error${e.status ? ` (${e.status})` : ""}: ${e.message}\n`);
+      if (e.status === 401) io.stderr("Check your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n");
+      return 1;
+    }
+    io.stderr(`Error: ${(e as Error).message}${(e as { cause?: { code?: string } }).cause?.code ? ` (${(e as { cause: { code: string } }).cause.code})` : ""}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The Watch SDK: typed calls generated from the server's OpenAPI document (openapi-fetch over
+ * client/schema.d.ts), typed errors, retries for 429/503 honouring Retry-After, and per-request timeouts.
+ *
+ *   const watch = createClient();                      // SERVICE_API_KEY / SERVICE_URL / SERVICE_NOAUTH
+ *   await watch.watch("Postgres 19 beta").when("a beta release is announced").notify({ email: "me@x.dev" }).create();
+ */
+import createFetchClient from "openapi-fetch";
+import { ApiError, errorFor, retryAfterSeconds } from "./errors";
+import type { components, paths } from "./schema";
+
+export * from "./errors";
+export { verifyWebhook } from "./webhooks";
+
+export type Task = components["schemas"]["Task"];
+export type CreatedTask = components["schemas"]["CreatedTask"];
+export type Execution = components["schemas"]["Execution"];
+export type NotificationSend = components["schemas"]["NotificationSend"];
+export type User = components["schemas"]["User"];
+export type ApiKey = components["schemas"]["ApiKey"];
+export type TaskState = Task["state"];
+export type CreateTaskInput = NonNullable<paths["/api/v1/tasks"]["post"]["requestBody"]>["content"]["application/json"];
+export type UpdateTaskInput = Omit<NonNullable<paths["/api/v1/tasks/{id}"]["put"]["requestBody"]>["content"]["application/json"], "id">;
+export type Notification = { type: "email"; address: string } | { type: "webhook"; url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
+
+/** Where hosted Watch lives; SERVICE_URL overrides it, SERVICE_NOAUTH=1 defaults to the local development server. */
+export const HOSTED_URL = "https://watch.dev";
+export const LOCAL_URL = "http://localhost:8000";
+
+export type ClientOptions = {
+  /** An API key (`sk_…`); default SERVICE_API_KEY. */
+  apiKey?: string;
+  /** Default SERVICE_URL, else http://localhost:8000 with SERVICE_NOAUTH=1, else the hosted service. */
+  baseUrl?: string;
+  /** Send no credentials (the local development server with SERVICE_NOAUTH=1); default SERVICE_NOAUTH. */
+  noauth?: boolean;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  /** Retries of 429 and 503 answers (and network errors of idempotent requests); default 3. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+};
+
+const envFlag = (v: string | undefined) => v === "1" || v === "true";
+
+export function resolveConfig(options: ClientOptions = {}, env: Record<string, string | undefined> = process.env) {
+  const noauth = options.noauth ?? envFlag(env.SERVICE_NOAUTH);
+  const baseUrl = (options.baseUrl ?? env.SERVICE_URL ?? (noauth ? LOCAL_URL : HOSTED_URL)).replace(/\/+$/, "");
+  const apiKey = noauth ? undefined : (options.apiKey ?? env.SERVICE_API_KEY);
+  return { baseUrl, apiKey, noauth, timeoutMs: options.timeoutMs ?? 30_000, maxRetries: options.maxRetries ?? 3 };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"]);
+
+/** fetch with credentials, a timeout per attempt and retries with backoff (Retry-After when the server gives one). */
+function resilientFetch(config: ReturnType<typeof resolveConfig>, base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (config.apiKey) request.headers.set("authorization", `Bearer ${config.apiKey}`);
+    for (let attempt = 0; ; attempt++) {
+      const backoff = Math.min(8_000, 250 * 2 ** attempt);
+      let response: Response;
+      try {
+        response = await base(request.clone(), { signal: AbortSignal.timeout(config.timeoutMs) });
+      } catch (e) {
+        if (attempt >= config.maxRetries || !IDEMPOTENT.has(request.method)) throw e;
+        await sleep(backoff);
+        continue;
+      }
+      if ((response.status !== 429 && response.status !== 503) || attempt >= config.maxRetries) return response;
+      const wait = retryAfterSeconds(response.headers);
+      await response.body?.cancel();
+      await sleep(wait === null ? backoff : Math.min(wait * 1000, 60_000));
+    }
+  };
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorFor(response.status, (error as { detail?: unknown } | undefined)?.detail ?? error, response.headers);
+  return data as T;
+}
+
+export function createClient(options: ClientOptions = {}) {
+  const config = resolveConfig(options);
+  const api = createFetchClient<paths>({ baseUrl: config.baseUrl, fetch: resilientFetch(config, options.fetch ?? globalThis.fetch) });
+  const byId = (id: string) => ({ params: { path: { id } } });
+
+  const watches = {
+    create: (input: CreateTaskInput) => unwrap(api.POST("/api/v1/tasks", { body: input })),
+    list: (filter: { state?: TaskState } = {}) => unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
+    get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
+    update: (id: string, changes: UpdateTaskInput) => unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes as never })),
+    delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),
+    execute: (id: string, opts: { force?: boolean } = {}) =>
+      unwrap(api.POST("/api/v1/tasks/{id}/execute", { params: { path: { id }, query: opts.force ? { force: true } : {} } as never })),
+    executions: (id: string, opts: { limit?: number; offset?: number; status?: Execution["status"] } = {}) =>
+      unwrap(api.GET("/api/v1/tasks/{id}/executions", { params: { path: { id }, query: opts } })),
+    findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
+      unwrap(api.GET("/api/v1/tasks/{id}/notifications", { params: { path: { id }, query: opts } })),
+    fork: (id: string, opts: { name?: string } = {}) => unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts as never })),
+    setVisibility: (id: string, isPublic: boolean) =>
+      unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } as never })),
+    testNotification: (id: string, type: "email" | "webhook") =>
+      unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } as never })),
+  };
+
+  return {
+    config,
+    watches,
+    notifications: {
+      sends: (filter: { notification_type?: "email" | "webhook"; task_id?: string; limit?: number; offset?: number } = {}) =>
+        unwrap(api.GET("/api/v1/notifications/sends", { params: { query: filter } })),
+    },
+    apiKeys: {
+      create: (name: string) => unwrap(api.POST("/auth/api-keys", { body: { name } })),
+      list: () => unwrap(api.GET("/auth/api-keys")),
+      revoke: (id: string) => unwrap(api.DELETE("/auth/api-keys/{id}", byId(id))),
+    },
+    me: () => unwrap(api.GET("/auth/me")),
+    webhookSecret: {
+      get: () => unwrap(api.GET("/api/v1/webhooks/secret")).then((r) => r.secret),
+      rotate: () => unwrap(api.POST("/api/v1/webhooks/secret/rotate")).then((r) => r.secret),
+    },
+    /** Fluent creation: `watch("query").when("condition").notify({ email }).named("…").paused().create()`. */
+    watch: (query: string) => new WatchBuilder(watches.create, query),
+  };
+}
+
+export type WatchClient = ReturnType<typeof createClient>;
+
+export class WatchBuilder {
+  private input: CreateTaskInput;
+  constructor(
+    private readonly submit: (input: CreateTaskInput) => Promise<CreatedTask>,
+    query: string,
+  ) {
+    this.input = { search_query: query };
+  }
+  when(condition: string) {
+    this.input.condition_description = condition;
+    return this;
+  }
+  named(name: string) {
+    this.input.name = name;
+    return this;
+  }
+  notify(channels: { email?: string; webhook?: string | { url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> } }) {
+    const list: Notification[] = [];
+    if (channels.email) list.push({ type: "email", address: channels.email });
+    if (channels.webhook) list.push({ type: "webhook", ...(typeof channels.webhook === "string" ? { url: channels.webhook } : channels.webhook) });
+    this.input.notifications = list;
+    return this;
+  }
+  paused(paused = true) {
+    this.input.state = paused ? "paused" : "active";
+    return this;
+  }
+  runNow(run = true) {
+    this.input.run_immediately = run;
+    return this;
+  }
+  create() {
+    return this.submit(this.input);
+  }
+}
+
+export { ApiError };
