@@ -87,6 +87,17 @@ describe("pages", () => {
     expect(user).toContain("Server rendered watch");
     const landing = await (await fetch(`${base}/`)).text();
     expect(landing).toContain('action="/waitlist"');
+
+    // Signed in (Clerk session cookie), the owner's own page views are not counted; anyone else's are,
+    // and signed-in visitors get a Fork button.
+    const views = async () => (await call("GET", `/api/v1/public/tasks/id/${t.id}`, { auth: owner.token })).body.view_count as number;
+    const before = await views();
+    const ownerView = await (await fetch(`${base}/w/${t.id}`, { headers: { cookie: `__session=${owner.token}` } })).text();
+    expect(await views()).toBe(before);
+    expect(ownerView).toContain(">Fork</button>");
+    expect(html).toContain("Sign in to fork");
+    await fetch(`${base}/w/${t.id}`);
+    expect(await views()).toBe(before + 1);
   });
 });
 
@@ -124,5 +135,37 @@ describe("rate limits", () => {
     for (let i = 0; i < 6; i++) statuses.push((await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: `w${i}` } })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await call("GET", "/api/v1/tasks", { base: limited.url })).status).toBe(200); // reads are not limited
+  });
+
+  it("every other bucket answers 429 exactly after its count; pages share their API twin's bucket", async () => {
+    const nextWindow = () => new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
+    await nextWindow();
+    const task = (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "limits", state: "paused" } })).body;
+    await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username: `lim${Date.now().toString(36)}` } });
+    expect((await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } })).status).toBe(200);
+    await nextWindow();
+
+    const statuses = async (n: number, request: (i: number) => Promise<{ status: number }>) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push((await request(i)).status);
+      return out;
+    };
+    const byId = () => call("GET", `/api/v1/public/tasks/id/${task.id}`, { base: limited.url });
+    const page = () => fetch(`${limited.url}/w/${task.id}`);
+    // 19 API reads + 1 page view use up the 20 of the public-by-id bucket.
+    expect(await statuses(19, byId)).toEqual(Array(19).fill(200));
+    expect((await page()).status).toBe(200);
+    expect((await byId()).status).toBe(429);
+    expect(await (await page()).text()).toContain("Too many requests");
+
+    const rss = () => fetch(`${limited.url}/api/v1/public/tasks/id/${task.id}/rss`);
+    expect(await statuses(11, rss)).toEqual([...Array(10).fill(200), 429]);
+
+    const join = (i: number) => call("POST", "/api/v1/public/waitlist", { base: limited.url, body: { email: `lim${Date.now()}${i}@example.com` } });
+    expect(await statuses(6, join)).toEqual([...Array(5).fill(200), 429]);
+
+    // One active key at a time: the 2nd and 3rd attempts are refused by the domain, the 4th by the limit.
+    const createKey = () => call("POST", "/auth/api-keys", { base: limited.url, body: { name: "k" } });
+    expect(await statuses(4, createKey)).toEqual([200, 400, 400, 429]);
   });
 });
