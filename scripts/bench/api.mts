@@ -2,6 +2,8 @@
  * npm run bench:api — the API's hot paths against two floors on this machine, on PostgreSQL:
  *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (scripts/start.mjs),
  * each doing the same key lookup and queries. Prints req/s, p50/p99 latency, ratios and peak server RSS.
+ * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
+ * some servers; BENCH_SERVER_NODE_ARGS go to the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -17,6 +19,8 @@ import { throwawayPostgres } from "./postgres.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ONLY = process.env.BENCH_ONLY?.split(",");
 const CONNECTIONS = 32;
 
 const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
@@ -67,7 +71,7 @@ if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
 
 type Server = { name: string; port: number; child: ChildProcess; prefix: string };
 async function start(name: string, args: string[], port: number, prefix: string, cwd = root): Promise<Server> {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...args], {
     cwd,
     // The write limit (60/min per user) would turn the POST run into a 429 benchmark.
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOSTNAME: "127.0.0.1", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_USER_PER_MIN: "100000000" },
@@ -79,11 +83,13 @@ async function start(name: string, args: string[], port: number, prefix: string,
   return { name, port, child, prefix };
 }
 
+const wanted = (id: string) => !ONLY || ONLY.includes(id);
 const servers = [
-  await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks"),
-  await start("Next.js route", [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"], 18102, "/api/tasks", floorDir),
-  await start("Watch", [path.join(root, "scripts/start.mjs")], 18103, "/api/v1/tasks"),
-];
+  wanted("node") && (await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks")),
+  wanted("next") &&
+    (await start("Next.js route", [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"], 18102, "/api/tasks", floorDir)),
+  wanted("watch") && (await start("Watch", [path.join(root, "scripts/start.mjs")], 18103, "/api/v1/tasks")),
+].filter((s): s is Server => !!s);
 
 const endpoints = [
   { name: "GET /api/v1/tasks", method: "GET" as const, path: (p: string) => p },
@@ -93,7 +99,7 @@ const endpoints = [
 
 type Row = { rps: number[]; p50: number[]; p99: number[] };
 const results = new Map<string, Row>();
-for (let round = 1; round <= 2; round++) {
+for (let round = 1; round <= ROUNDS; round++) {
   for (const ep of endpoints) {
     for (const s of servers) {
       const r = await autocannon({
@@ -119,11 +125,11 @@ for (let round = 1; round <= 2; round++) {
 
 const rss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-console.log(`\n\n${CONNECTIONS} connections, ${DURATION} s per run, 2 interleaved rounds, 50 watches, PostgreSQL\n`);
+console.log(`\n\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, 50 watches, PostgreSQL\n`);
 console.log("| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js |");
 console.log("|---|---|---:|---:|---:|---:|---:|");
 for (const ep of endpoints) {
-  const base = (name: string) => avg(results.get(`${ep.name}|${name}`)!.rps);
+  const base = (name: string) => avg(results.get(`${ep.name}|${name}`)?.rps ?? [NaN]);
   for (const s of servers) {
     const r = results.get(`${ep.name}|${s.name}`)!;
     const rps = avg(r.rps);

@@ -53,7 +53,12 @@ function isAlive(pid: number) {
 }
 
 export function createPrisma(url: string, poolSize = 10) {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: poolSize }),
+    // Under load a transaction queues for a pooled connection behind plain queries; Prisma's default wait (2 s)
+    // turned bursts into 500s.
+    transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+  });
 }
 
 /** Opens the database (once per process); `prepare` runs on its URL before clients connect (migrations). */

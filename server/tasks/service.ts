@@ -45,7 +45,7 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   const notifications = notificationRows(parseNotifications(input.notifications ?? []));
   const state = input.state ?? "active";
   const now = new Date();
-  const row = await db.task.create({
+  const created = await db.task.create({
     data: {
       user_id: user.id,
       name: input.name ?? DEFAULT_NAME,
@@ -53,11 +53,13 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
       condition_description: input.condition_description ?? input.search_query,
       state,
       next_run: state === "active" ? now : null,
-      // A nested write makes Prisma open a transaction: only when there is something to nest.
       ...(notifications.length ? { notifications: { create: notifications } } : {}),
     },
-    include: taskInclude,
+    // A nested write or an `include` makes Prisma wrap the create in a transaction (a pooled connection held
+    // across round trips): a new watch without channels has no relations to read back.
+    ...(notifications.length ? { include: taskInclude } : {}),
   });
+  const row: TaskRow = "notifications" in created ? (created as TaskRow) : { ...created, notifications: [], last_execution: null };
 
   let immediate_execution_error: string | null = null;
   if (input.run_immediately) {
