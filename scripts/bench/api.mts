@@ -3,7 +3,7 @@
  *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (scripts/start.mjs),
  * each doing the same key lookup and queries. Prints req/s, p50/p99 latency, ratios and peak server RSS.
  * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
- * some servers; BENCH_SERVER_NODE_ARGS go to the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * some servers, BENCH_ENDPOINTS=list (list,get,post) some endpoints; BENCH_SERVER_NODE_ARGS go to the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -92,10 +92,10 @@ const servers = [
 ].filter((s): s is Server => !!s);
 
 const endpoints = [
-  { name: "GET /api/v1/tasks", method: "GET" as const, path: (p: string) => p },
-  { name: "GET /api/v1/tasks/{id}", method: "GET" as const, path: (p: string) => `${p}/${oneTask}` },
-  { name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
-];
+  { id: "list", name: "GET /api/v1/tasks", method: "GET" as const, path: (p: string) => p },
+  { id: "get", name: "GET /api/v1/tasks/{id}", method: "GET" as const, path: (p: string) => `${p}/${oneTask}` },
+  { id: "post", name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
+].filter((e) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(",").includes(e.id));
 
 type Row = { rps: number[]; p50: number[]; p99: number[] };
 const results = new Map<string, Row>();

@@ -42,7 +42,9 @@ function bearerToken(headers: Headers, allowCookie: boolean): string | null {
 }
 
 async function noauthUser() {
-  return db.user.upsert({ where: { id: NOAUTH_USER.id }, update: {}, create: { ...NOAUTH_USER } });
+  // A read on every request; the write only the first time.
+  const existing = await db.user.findUnique({ where: { id: NOAUTH_USER.id } });
+  return existing ?? db.user.upsert({ where: { id: NOAUTH_USER.id }, update: {}, create: { ...NOAUTH_USER } });
 }
 
 export async function authenticate(headers: Headers, clientIp: string | null, allowCookie = false): Promise<Caller> {

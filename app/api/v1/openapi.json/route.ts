@@ -1,4 +1,6 @@
 import { openApiDocument } from "@/server/api/openapi";
 
 export const dynamic = "force-dynamic";
-export const GET = () => Response.json(openApiDocument());
+
+let body: string | undefined;
+export const GET = () => new Response((body ??= JSON.stringify(openApiDocument())), { headers: { "content-type": "application/json" } });
