@@ -31,3 +31,25 @@ test("phone width: the watch list and form stay usable", async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
   await screenshot(page, "watch-new-phone");
 });
+
+test("every other page renders without serious accessibility violations", async ({ page, request }) => {
+  const task = await (await request.post("/api/v1/tasks", { data: { search_query: "Pages tour", state: "paused" } })).json();
+  const me = await (await request.get("/auth/me")).json();
+  const username = me.username ?? "tester";
+  if (!me.username) expect((await request.patch("/api/v1/users/me/username", { data: { username } })).ok()).toBe(true);
+  expect((await request.patch(`/api/v1/tasks/${task.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
+  const pages: [string, string][] = [
+    [`/dashboard/w/${task.id}/edit`, "watch-edit"],
+    ["/dashboard/settings", "settings-admin"],
+    ["/explore", "explore"],
+    [`/u/${username}`, "user-page"],
+    ["/sign-in", "sign-in-unconfigured"],
+  ];
+  for (const [path, name] of pages) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await screenshot(page, name);
+    await expectAccessible(page);
+  }
+});
