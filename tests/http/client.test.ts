@@ -133,6 +133,11 @@ describe("watchctl with an API key", () => {
     expect((await run("--json", "logs", id, "--limit", "1")).json()).toHaveLength(1);
     expect((await run("findings", id)).stdout).toContain("no findings yet");
     expect((await run("publish", id)).stderr).toMatch(/username/i);
+    await call("PATCH", "/api/v1/users/me/username", { auth: user.token, body: { username: `cli${Date.now().toString(36)}` } });
+    expect((await run("publish", id)).stdout).toBe(`Public: ${server().url}/w/${id}\n`);
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(200);
+    expect((await run("unpublish", id)).stdout).toBe(`Private: ${id}\n`);
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(404);
     expect((await run("--json", "fork", id, "--name", "copy")).json()).toMatchObject({ name: "copy", forked_from_task_id: id });
     expect((await run("--json", "sends", "--type", "webhook", "--watch", id)).json()).toEqual({ sends: [], total: 0 });
     expect((await run("complete", id)).stderr).toBe("Error (400): Invalid state transition: paused -> completed\n");

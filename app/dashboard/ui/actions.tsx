@@ -5,7 +5,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { errorMessage, statusOf, trpc } from "./trpc";
 
-function useAction() {
+export function useAction() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   async function run<T>(fn: () => Promise<T>, success?: string | ((r: T) => string)): Promise<T | undefined> {

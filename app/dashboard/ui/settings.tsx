@@ -1,15 +1,13 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Confirm, CopyButton } from "./actions";
+import { Confirm, CopyButton, useAction } from "./actions";
 import { errorMessage, trpc } from "./trpc";
 
 export function UsernameForm() {
-  const router = useRouter();
+  const { busy, run } = useAction();
   const [name, setName] = useState("");
   const [check, setCheck] = useState<{ name: string; available: boolean; reason: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     const wanted = name.trim();
@@ -23,18 +21,9 @@ export function UsernameForm() {
   const current = name.trim().length >= 3 && check?.name === name.trim() ? check : null;
   return (
     <form className="stack" noValidate
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        try {
-          await trpc.users.setUsername.mutate({ username: name.trim() });
-          toast.success("Username saved");
-          router.refresh();
-        } catch (err) {
-          toast.error(errorMessage(err));
-        } finally {
-          setBusy(false);
-        }
+        void run(() => trpc.users.setUsername.mutate({ username: name.trim() }), "Username saved");
       }}>
       <div className="field">
         <label htmlFor="username">Username</label>
@@ -53,10 +42,9 @@ export function UsernameForm() {
 export type KeyRow = { id: string; name: string; key_prefix: string; is_active: boolean; created_at: string; last_used_at: string | null };
 
 export function ApiKeys({ keys }: { keys: KeyRow[] }) {
-  const router = useRouter();
+  const { busy, run } = useAction();
   const [name, setName] = useState("");
   const [created, setCreated] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const active = keys.filter((k) => k.is_active);
   return (
     <div className="stack">
@@ -87,14 +75,7 @@ export function ApiKeys({ keys }: { keys: KeyRow[] }) {
                 <td>
                   <Confirm label="Revoke" danger confirmLabel="Revoke key" prompt="Clients using this key stop working at once."
                     onConfirm={async () => {
-                      try {
-                        await trpc.auth.revokeApiKey.mutate({ id: k.id });
-                        toast.success("Key revoked");
-                        setCreated(null);
-                        router.refresh();
-                      } catch (e) {
-                        toast.error(errorMessage(e));
-                      }
+                      if (await run(() => trpc.auth.revokeApiKey.mutate({ id: k.id }), "Key revoked")) setCreated(null);
                     }} />
                 </td>
               </tr>
@@ -105,16 +86,10 @@ export function ApiKeys({ keys }: { keys: KeyRow[] }) {
         <form className="row" noValidate
           onSubmit={async (e) => {
             e.preventDefault();
-            setBusy(true);
-            try {
-              const r = await trpc.auth.createApiKey.mutate({ name: name.trim() || "default" });
+            const r = await run(() => trpc.auth.createApiKey.mutate({ name: name.trim() || "default" }));
+            if (r) {
               setCreated(r.key);
               setName("");
-              router.refresh();
-            } catch (err) {
-              toast.error(errorMessage(err));
-            } finally {
-              setBusy(false);
             }
           }}>
           <label htmlFor="key-name" className="sr-only">Key name</label>
