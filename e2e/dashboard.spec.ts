@@ -1,4 +1,4 @@
-import { clerkTest as test, expect, expectAccessible, newClerkUserId, receiverUrl, screenshot, signIn } from "./fixtures";
+import { clerkTest as test, expect, expectAccessible, newClerkUserId, receiverUrl, screenshot, sessionToken, signIn } from "./fixtures";
 
 test("a new user creates a watch from an example, sees the agent's answer, publishes it; another user forks it", async ({ page, browser, baseURL }) => {
   await page.goto("/dashboard");
@@ -189,4 +189,21 @@ test("signed out, the dashboard sends you to sign in", async ({ browser, baseURL
   const res = await page.request.get(`${baseURL}/dashboard`, { maxRedirects: 0 });
   expect([302, 307]).toContain(res.status());
   await context.close();
+});
+
+test("an expired session token is refreshed through Clerk's browser SDK and the action retried", async ({ page, context, baseURL, userId }) => {
+  await page.goto("/dashboard/new");
+  await page.getByLabel("What should the agent look for?").fill("Session refresh");
+  await page.getByLabel("Start paused").check();
+  // The tab slept: the cookie's token expired. Clerk's SDK (stubbed here) hands out a fresh one on request.
+  await context.addCookies([{ name: "__session", value: await sessionToken(userId, { expiresIn: 60, issuedAgo: 600 }), url: baseURL! }]);
+  const fresh = await sessionToken(userId);
+  await page.evaluate((token) => {
+    (window as unknown as { Clerk: unknown }).Clerk = {
+      session: { getToken: async () => ((document.cookie = `__session=${token}; path=/`), token) },
+    };
+  }, fresh);
+  await page.getByRole("button", { name: "Create watch" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/w\//);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Session refresh");
 });

@@ -3,7 +3,21 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "@/server/api/root";
 
-export const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] });
+type ClerkGlobal = { session?: { getToken: (o: { skipCache: boolean }) => Promise<string | null> } | null };
+
+/**
+ * Clerk's session token lives a minute and Clerk's browser SDK refreshes the `__session` cookie in the
+ * background; after a sleeping tab a call can still carry an expired token: refresh it and retry once.
+ */
+async function fetchWithFreshSession(input: RequestInfo | URL, init?: RequestInit) {
+  const res = await fetch(input, init);
+  const clerk = (window as unknown as { Clerk?: ClerkGlobal }).Clerk;
+  if (res.status !== 401 || !clerk?.session) return res;
+  await clerk.session.getToken({ skipCache: true });
+  return fetch(input, init);
+}
+
+export const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", fetch: fetchWithFreshSession })] });
 
 type Detail = string | { loc: (string | number)[]; msg: string }[];
 
