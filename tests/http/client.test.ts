@@ -151,8 +151,9 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
       noauth: true,
       apiKey: "sk_ignored",
       fetch: (input, init) => {
-        authorization.push(new Request(input, init).headers.get("authorization"));
-        return fetch(input, init);
+        const request = new Request(input, init);
+        authorization.push(request.headers.get("authorization"));
+        return fetch(request);
       },
     });
     expect((await sdk.me()).email).toBe("test@localhost");
