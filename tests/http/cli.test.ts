@@ -13,7 +13,7 @@ type Run = { code: number | null; stdout: string; stderr: string; json: () => an
 /** Runs watchctl with only the given environment (no SERVICE_* leaks in from the test runner); stdin is not a TTY. */
 function watchctl(env: Record<string, string>, ...args: string[]): Promise<Run> {
   const child = spawn(process.execPath, [path.join(root, "scripts/watchctl.mjs"), ...args], {
-    env: { PATH: process.env.PATH!, HOME: os.tmpdir(), ...env },
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
