@@ -32,8 +32,6 @@ describe("watchctl with an API key", () => {
   let login: Run;
   beforeAll(async () => {
     user = await newApiKeyUser();
-    const username = `cli${Date.now().toString(36)}`;
-    expect((await call("PATCH", "/api/v1/users/me/username", { auth: user.token, body: { username } })).status).toBe(200);
     xdg = configDir();
     cli = (...args) => watchctl({ XDG_CONFIG_HOME: xdg }, ...args);
     login = await cli("login", "--key", user.apiKey, "--url", server().url);
@@ -45,7 +43,7 @@ describe("watchctl with an API key", () => {
     const file = path.join(xdg, "watchctl", "config.json");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ url: server().url, apiKey: user.apiKey });
-    expect((await cli("whoami")).stdout).toMatch(new RegExp(`^${user.email} \\(@cli\\w+\\)  ${user.id}`));
+    expect((await cli("whoami")).stdout).toBe(`${user.email}  ${user.id}\n`);
 
     const created = await cli("--json", "create", "Rust 2027 edition", "--when", "the edition is stabilised", "--name", "rust", "--webhook", "https://example.com/h", "--paused");
     expect(created.code).toBe(0);
@@ -77,8 +75,15 @@ describe("watchctl with an API key", () => {
     expect((await cli("findings", id)).stdout).toBe("(no findings yet)\n");
     expect((await cli("--json", "findings", id)).json()).toEqual([]);
 
+    expect(await cli("publish", id)).toMatchObject({ code: 1, stderr: "Error (400): You must set a username before making tasks public\n" });
+    const username = `cli${Date.now().toString(36)}`;
+    expect((await call("PATCH", "/api/v1/users/me/username", { auth: user.token, body: { username } })).status).toBe(200);
+    expect((await cli("whoami")).stdout).toBe(`${user.email} (@${username})  ${user.id}\n`);
     expect((await cli("publish", id)).stdout).toBe(`Public: ${server().url}/w/${id}\n`);
-    expect((await cli("--json", "unpublish", id)).json()).toEqual({ is_public: false });
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(200);
+    expect((await cli("unpublish", id)).stdout).toBe(`Private: ${id}\n`);
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(404);
+    expect((await cli("--json", "publish", id)).json()).toEqual({ is_public: true });
     expect((await cli("--json", "fork", id, "--name", "copy")).json()).toMatchObject({ name: "copy", state: "paused", forked_from_task_id: id });
     expect((await cli("--json", "sends", "--type", "webhook", "--watch", id)).json()).toEqual({ sends: [], total: 0 });
     expect((await cli("sends")).stdout).toMatch(/0 in total\n$/);
