@@ -38,6 +38,15 @@ function save(saved: Saved) {
 
 class UsageError extends Error {}
 
+async function ask(question: string) {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
 function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (!rows.length) return "(none)\n";
   const cells = rows.map((r) => columns.map((c) => String(r[c] ?? "")));
@@ -126,9 +135,7 @@ function buildProgram() {
       let key = opts.key ?? globals().key;
       if (!key) {
         if (!process.stdin.isTTY) throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
-        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-        key = (await rl.question("API key (Settings → API key in the dashboard): ")).trim();
-        rl.close();
+        key = await ask("API key (Settings → API key in the dashboard): ");
       }
       const url = opts.url ?? globals().url ?? env.SERVICE_URL;
       const me = await createClient({ apiKey: key, baseUrl: url, noauth: false }).me();
@@ -238,10 +245,10 @@ function buildProgram() {
     .action(async (id: string, o: { yes?: boolean }) => {
       if (!o.yes) {
         if (!process.stdin.isTTY) throw new UsageError("refusing to delete without --yes when not run in a terminal");
-        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-        const answer = (await rl.question(`Delete watch ${id} and its history? [y/N] `)).trim().toLowerCase();
-        rl.close();
-        if (answer !== "y" && answer !== "yes") return void stderr("Not deleted.\n");
+        if (!/^y(es)?$/i.test(await ask(`Delete watch ${id} and its history? [y/N] `))) {
+          stderr("Not deleted.\n");
+          return;
+        }
       }
       await client().watches.delete(id);
       print({ deleted: id }, () => `Deleted ${id}\n`);
