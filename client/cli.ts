@@ -10,31 +10,42 @@ import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createClient, type Execution, type Notification, type Task, type WatchClient } from "./index";
 
-export type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: Record<string, string | undefined>; isTTY: boolean };
+const env = process.env;
+const stdout = (s: string) => process.stdout.write(s);
+const stderr = (s: string) => process.stderr.write(s);
 
 type Saved = { url?: string; apiKey?: string };
 
-export function configPath(env: Io["env"]) {
+function configPath() {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "watchctl", "config.json");
 }
 
-function readSaved(env: Io["env"]): Saved {
+function readSaved(): Saved {
   try {
-    return JSON.parse(fs.readFileSync(configPath(env), "utf8")) as Saved;
+    return JSON.parse(fs.readFileSync(configPath(), "utf8")) as Saved;
   } catch {
     return {};
   }
 }
 
-function save(env: Io["env"], saved: Saved) {
-  const file = configPath(env);
+function save(saved: Saved) {
+  const file = configPath();
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, JSON.stringify(saved, null, 2) + "\n", { mode: 0o600 });
   fs.chmodSync(file, 0o600);
 }
 
 class UsageError extends Error {}
+
+async function ask(question: string) {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
 
 function table(rows: Record<string, unknown>[], columns: string[]): string {
   if (!rows.length) return "(none)\n";
@@ -80,40 +91,40 @@ function notificationsFrom(opts: { email?: string; webhook?: string }, existing:
   return next;
 }
 
-async function waitFor(client: WatchClient, taskId: string, executionId: string, io: Io, timeoutMs = 300_000) {
+async function waitFor(client: WatchClient, taskId: string, executionId: string, timeoutMs = 300_000) {
   const frames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
   const deadline = Date.now() + timeoutMs;
   for (let i = 0; ; i++) {
     const found = (await client.watches.executions(taskId, { limit: 20 })).find((e) => e.id === executionId);
     if (found && found.status !== "pending" && found.status !== "running") {
-      if (io.isTTY) io.stderr("\r\x1b[K");
+      if (process.stderr.isTTY) stderr("\r\x1b[K");
       return found;
     }
-    if (Date.now() > deadline) throw new UsageError(`gave up waiting after ${timeoutMs / 1000} s; see \`watchctl logs ${taskId}\``);
-    if (io.isTTY) io.stderr(`\r${frames[i % frames.length]} the agent is checking…`);
+    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs / 1000} s; see \`watchctl logs ${taskId}\``);
+    if (process.stderr.isTTY) stderr(`\r${frames[i % frames.length]} the agent is checking…`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
-export function buildProgram(io: Io) {
+function buildProgram() {
   const program = new Command("watchctl")
     .description("Watch from the terminal: describe what to keep an eye on; an AI agent checks the web and tells you.")
     .option("--url <url>", "API base URL (default SERVICE_URL, or the saved login)")
     .option("--key <key>", "API key (default SERVICE_API_KEY, or the saved login)")
     .option("--json", "print JSON instead of tables")
-    .showHelpAfterError()
+    .showHelpAfterError("(add --help for usage)")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: stdout, writeErr: stderr });
 
   const globals = () => program.opts<{ url?: string; key?: string; json?: boolean }>();
   const client = () => {
-    const saved = readSaved(io.env);
     const g = globals();
-    const noauth = !g.key && (io.env.SERVICE_NOAUTH === "1" || io.env.SERVICE_NOAUTH === "true");
-    const apiKey = g.key ?? io.env.SERVICE_API_KEY ?? saved.apiKey;
-    return createClient({ apiKey, noauth, baseUrl: g.url ?? io.env.SERVICE_URL ?? saved.url, maxRetries: 2 });
+    const noauth = !g.key && (env.SERVICE_NOAUTH === "1" || env.SERVICE_NOAUTH === "true");
+    // Development mode talks to the local server: a saved login (a deployment's key and URL) does not apply.
+    const saved = noauth ? {} : readSaved();
+    return createClient({ apiKey: g.key ?? env.SERVICE_API_KEY ?? saved.apiKey, noauth, baseUrl: g.url ?? env.SERVICE_URL ?? saved.url, maxRetries: 2 });
   };
-  const print = (value: unknown, human: () => string) => io.stdout(globals().json ? JSON.stringify(value, null, 2) + "\n" : human());
+  const print = (value: unknown, human: () => string) => stdout(globals().json ? JSON.stringify(value, null, 2) + "\n" : human());
 
   program
     .command("login")
@@ -123,15 +134,13 @@ export function buildProgram(io: Io) {
     .action(async (opts: { key?: string; url?: string }) => {
       let key = opts.key ?? globals().key;
       if (!key) {
-        if (!io.isTTY) throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
-        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-        key = (await rl.question("API key (Settings → API key in the dashboard): ")).trim();
-        rl.close();
+        if (!process.stdin.isTTY) throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
+        key = await ask("API key (Settings → API key in the dashboard): ");
       }
-      const url = opts.url ?? globals().url ?? io.env.SERVICE_URL;
+      const url = opts.url ?? globals().url ?? env.SERVICE_URL;
       const me = await createClient({ apiKey: key, baseUrl: url, noauth: false }).me();
-      save(io.env, { url, apiKey: key });
-      print({ user: me, config: configPath(io.env) }, () => `Logged in as ${me.email}. Key saved in ${configPath(io.env)}.\n`);
+      save({ url, apiKey: key });
+      print({ user: me, config: configPath() }, () => `Logged in as ${me.email}. Key saved in ${configPath()}.\n`);
     });
 
   program.command("whoami").description("the account you are calling as").action(async () => {
@@ -206,7 +215,7 @@ export function buildProgram(io: Io) {
     .action(async (id: string, o: { force?: boolean; wait?: boolean }) => {
       const c = client();
       const started = await c.watches.execute(id, { force: o.force });
-      const execution = o.wait ? await waitFor(c, id, started.id, io) : started;
+      const execution = o.wait ? await waitFor(c, id, started.id) : started;
       print(execution, () => table([executionRow(execution)], ["id", "status", "result", "started", "detail"]));
       if (o.wait && execution.status === "failed") throw new Error(`the check failed: ${execution.error_message ?? "no reason given"}`);
     });
@@ -235,11 +244,11 @@ export function buildProgram(io: Io) {
     .option("--yes", "do not ask")
     .action(async (id: string, o: { yes?: boolean }) => {
       if (!o.yes) {
-        if (!io.isTTY) throw new UsageError("refusing to delete without --yes when not run in a terminal");
-        const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-        const answer = (await rl.question(`Delete watch ${id} and its history? [y/N] `)).trim().toLowerCase();
-        rl.close();
-        if (answer !== "y" && answer !== "yes") return io.stderr("Not deleted.\n");
+        if (!process.stdin.isTTY) throw new UsageError("refusing to delete without --yes when not run in a terminal");
+        if (!/^y(es)?$/i.test(await ask(`Delete watch ${id} and its history? [y/N] `))) {
+          stderr("Not deleted.\n");
+          return;
+        }
       }
       await client().watches.delete(id);
       print({ deleted: id }, () => `Deleted ${id}\n`);
@@ -297,23 +306,24 @@ function parsePositive(v: string) {
 }
 
 /** Runs one command line; resolves to the exit code. */
-export async function main(argv: string[], io: Io): Promise<number> {
-  const program = buildProgram(io);
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     if (e instanceof UsageError) {
-      io.stderr(`watchctl: ${e.message}\n`);
+      stderr(`watchctl: ${e.message}\n`);
       return 2;
     }
     if (e instanceof ApiError) {
-      io.stderr(`Error${e.status ? ` (${e.status})` : ""}: ${e.message}\n`);
-      if (e.status === 401) io.stderr("Check your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n");
+      stderr(`Error${e.status ? ` (${e.status})` : ""}: ${e.message}\n`);
+      if (e.status === 401) stderr("Check your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n");
       return 1;
     }
-    io.stderr(`Error: ${(e as Error).message}${(e as { cause?: { code?: string } }).cause?.code ? ` (${(e as { cause: { code: string } }).cause.code})` : ""}\n`);
+    const cause = (e as Error).cause as { code?: string; message?: string } | undefined;
+    stderr(`Error: ${(e as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}\n`);
     return 1;
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The Watch SDK: typed calls generated from the server's OpenAPI document (openapi-fetch over
- * client/schema.d.ts), typed errors, retries for 429/503 honouring Retry-After, and per-request timeouts.
+ * client/openapi.d.ts), typed errors, retries for 429/503 honouring Retry-After, and per-request timeouts.
  *
  *   const watch = createClient();                      // SERVICE_API_KEY / SERVICE_URL / SERVICE_NOAUTH
  *   await watch.watch("Postgres 19 beta").when("a beta release is announced").notify({ email: "me@x.dev" }).create();
  */
 import createFetchClient from "openapi-fetch";
-import { ApiError, errorFor, retryAfterSeconds } from "./errors";
-import type { components, paths } from "./schema";
+import { errorFor, retryAfterSeconds } from "./errors";
+import type { components, paths } from "./openapi";
 
 export * from "./errors";
 export { verifyWebhook } from "./webhooks";
@@ -93,19 +93,19 @@ export function createClient(options: ClientOptions = {}) {
     create: (input: CreateTaskInput) => unwrap(api.POST("/api/v1/tasks", { body: input })),
     list: (filter: { state?: TaskState } = {}) => unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
-    update: (id: string, changes: UpdateTaskInput) => unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes as never })),
+    update: (id: string, changes: UpdateTaskInput) => unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
     delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),
     execute: (id: string, opts: { force?: boolean } = {}) =>
-      unwrap(api.POST("/api/v1/tasks/{id}/execute", { params: { path: { id }, query: opts.force ? { force: true } : {} } as never })),
+      unwrap(api.POST("/api/v1/tasks/{id}/execute", { params: { path: { id }, query: opts.force ? { force: true } : {} } })),
     executions: (id: string, opts: { limit?: number; offset?: number; status?: Execution["status"] } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/executions", { params: { path: { id }, query: opts } })),
     findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/notifications", { params: { path: { id }, query: opts } })),
-    fork: (id: string, opts: { name?: string } = {}) => unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts as never })),
+    fork: (id: string, opts: { name?: string } = {}) => unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts })),
     setVisibility: (id: string, isPublic: boolean) =>
-      unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } as never })),
+      unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } })),
     testNotification: (id: string, type: "email" | "webhook") =>
-      unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } as never })),
+      unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } })),
   };
 
   return {
@@ -168,4 +168,3 @@ export class WatchBuilder {
   }
 }
 
-export { ApiError };

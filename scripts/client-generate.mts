@@ -1,14 +1,16 @@
 /**
- * `npm run client:generate`: the SDK's types come from the server's own OpenAPI document.
- * Writes client/schema.d.ts from the document the routers produce (the one served at /api/v1/openapi.json);
- * tests/unit/client.test.ts fails when it is stale.
+ * `npm run client:generate`: client/openapi.json → client/openapi.d.ts (starts no server).
+ * `npm run client:snapshot`: first refresh client/openapi.json from the routers' document (the one served at
+ * GET /api/v1/openapi.json), then generate. tests/http/client.test.ts fails when the snapshot is stale,
+ * tests/unit/client.test.ts when the types are.
  */
 import fs from "node:fs";
-import path from "node:path";
-import { renderClientFiles } from "../client/generate";
+import { readSnapshot, renderTypes, SNAPSHOT, TYPES } from "../client/generate";
 
-const root = path.resolve(import.meta.dirname, "..");
-for (const [file, text] of Object.entries(await renderClientFiles())) {
-  fs.writeFileSync(path.join(root, "client", file), text);
-  console.log(`wrote client/${file}`);
+if (process.argv.includes("--snapshot")) {
+  const { openApiDocument } = await import("../server/api/openapi");
+  fs.writeFileSync(SNAPSHOT, JSON.stringify(openApiDocument(), null, 2) + "\n");
+  console.log("wrote client/openapi.json");
 }
+fs.writeFileSync(TYPES, await renderTypes(readSnapshot()));
+console.log("wrote client/openapi.d.ts");

@@ -4,9 +4,4 @@ import { register } from "tsx/esm/api";
 
 register();
 const { main } = await import("../client/cli.ts");
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-  env: process.env,
-  isTTY: !!process.stdin.isTTY && !!process.stderr.isTTY,
-});
+process.exitCode = await main(process.argv.slice(2));

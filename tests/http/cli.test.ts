@@ -1,0 +1,177 @@
+/** The watchctl bin (scripts/watchctl.mjs), spawned against the real server: every command, --json, exit codes. */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, newApiKeyUser, newUser, server } from "../helpers/api";
+import { freePort, root, startServer, type RunningServer } from "../helpers/server";
+import { startModelStub, startSearxStub } from "../helpers/stubs/model";
+
+type Run = { code: number | null; stdout: string; stderr: string; json: () => any };
+
+/** Runs watchctl with only the given environment (no SERVICE_* leaks in from the test runner); stdin is not a TTY. */
+function watchctl(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [path.join(root, "scripts/watchctl.mjs"), ...args], {
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) })));
+}
+
+const configDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "watchctl-"));
+
+describe("watchctl with an API key", () => {
+  let user: Awaited<ReturnType<typeof newApiKeyUser>>;
+  let xdg: string;
+  let cli: (...args: string[]) => Promise<Run>;
+  let login: Run;
+  beforeAll(async () => {
+    user = await newApiKeyUser();
+    xdg = configDir();
+    cli = (...args) => watchctl({ XDG_CONFIG_HOME: xdg }, ...args);
+    login = await cli("login", "--key", user.apiKey, "--url", server().url);
+  });
+
+  it("login saves key and URL readable only by the user; every watch command works from it", async () => {
+    expect(login).toMatchObject({ code: 0, stderr: "" });
+    expect(login.stdout).toContain(`Logged in as ${user.email}`);
+    const file = path.join(xdg, "watchctl", "config.json");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ url: server().url, apiKey: user.apiKey });
+    expect((await cli("whoami")).stdout).toBe(`${user.email}  ${user.id}\n`);
+
+    const created = await cli("--json", "create", "Rust 2027 edition", "--when", "the edition is stabilised", "--name", "rust", "--webhook", "https://example.com/h", "--paused");
+    expect(created.code).toBe(0);
+    const task = created.json();
+    expect(task).toMatchObject({ search_query: "Rust 2027 edition", condition_description: "the edition is stabilised", name: "rust", state: "paused" });
+    const id = task.id as string;
+
+    const list = await cli("list");
+    expect(list.stdout).toMatch(/^ID\s+NAME\s+STATE\s+LAST\s+NEXT_RUN\n/);
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+rust\\s+paused\\s+never run`));
+    expect((await cli("--json", "list", "--state", "paused")).json().map((t: { id: string }) => t.id)).toContain(id);
+    expect((await cli("--json", "list", "--state", "active")).json()).toEqual([]);
+    expect((await cli("show", id)).stdout).toContain("condition:  the edition is stabilised");
+
+    const updated = (await cli("--json", "update", id, "--name", "rust 2027", "--query", "Rust 2027", "--when", "it ships", "--email", user.email)).json();
+    expect(updated).toMatchObject({ name: "rust 2027", search_query: "Rust 2027", condition_description: "it ships" });
+    expect(updated.notifications.map((n: { type: string }) => n.type).sort()).toEqual(["email", "webhook"]);
+
+    expect((await cli("resume", id)).stdout).toBe(`Resumed rust 2027 (${id})\n`);
+    expect((await cli("pause", id)).stdout).toBe(`Paused rust 2027 (${id})\n`);
+    expect(await cli("complete", id)).toMatchObject({ code: 1, stdout: "", stderr: "Error (400): Invalid state transition: paused -> completed\n" });
+    expect((await cli("resume", id)).code).toBe(0);
+    expect((await cli("complete", id)).stdout).toBe(`Completed rust 2027 (${id})\n`);
+
+    expect((await cli("--json", "run", id)).json()).toMatchObject({ task_id: id, status: "pending" });
+    expect((await cli("run", id, "--force")).stdout).toMatch(/^ID\s+STATUS\s+RESULT\s+STARTED\s+DETAIL\n\S+\s+pending/);
+    expect((await cli("--json", "logs", id, "--limit", "1")).json()).toHaveLength(1);
+    expect((await cli("logs", id)).stdout.trim().split("\n").length).toBeGreaterThanOrEqual(3);
+    expect((await cli("findings", id)).stdout).toBe("(no findings yet)\n");
+    expect((await cli("--json", "findings", id)).json()).toEqual([]);
+
+    expect(await cli("publish", id)).toMatchObject({ code: 1, stderr: "Error (400): You must set a username before making tasks public\n" });
+    const username = `cli${Date.now().toString(36)}`;
+    expect((await call("PATCH", "/api/v1/users/me/username", { auth: user.token, body: { username } })).status).toBe(200);
+    expect((await cli("whoami")).stdout).toBe(`${user.email} (@${username})  ${user.id}\n`);
+    expect((await cli("publish", id)).stdout).toBe(`Public: ${server().url}/w/${id}\n`);
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(200);
+    expect((await cli("unpublish", id)).stdout).toBe(`Private: ${id}\n`);
+    expect((await call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(404);
+    expect((await cli("--json", "publish", id)).json()).toEqual({ is_public: true });
+    expect((await cli("--json", "fork", id, "--name", "copy")).json()).toMatchObject({ name: "copy", state: "paused", forked_from_task_id: id });
+    expect((await cli("--json", "sends", "--type", "webhook", "--watch", id)).json()).toEqual({ sends: [], total: 0 });
+    expect((await cli("sends")).stdout).toMatch(/0 in total\n$/);
+    expect((await cli("keys", "list")).stdout).toMatch(new RegExp(`${user.keyId}\\s+test\\s+sk_\\S+\\s+yes`));
+
+    expect(await cli("delete", id)).toMatchObject({ code: 2, stderr: "watchctl: refusing to delete without --yes when not run in a terminal\n" });
+    expect((await cli("delete", id, "--yes")).stdout).toBe(`Deleted ${id}\n`);
+    expect(await cli("show", id)).toMatchObject({ code: 1, stderr: "Error (404): Task not found\n" });
+  });
+
+  it("credentials: flags over SERVICE_* variables over the saved login", async () => {
+    const withEnv = (env: Record<string, string>, ...args: string[]) => watchctl({ XDG_CONFIG_HOME: xdg, ...env }, ...args);
+    const bogusKey = "sk_" + "x".repeat(32);
+    const deadUrl = `http://127.0.0.1:${await freePort()}`;
+    expect((await withEnv({ SERVICE_API_KEY: bogusKey }, "whoami")).stderr).toMatch(/^Error \(401\): Invalid API key\n/);
+    expect((await withEnv({ SERVICE_API_KEY: bogusKey }, "--key", user.apiKey, "whoami")).code).toBe(0);
+    expect(await withEnv({ SERVICE_URL: deadUrl }, "whoami")).toMatchObject({ code: 1, stderr: "Error: fetch failed (ECONNREFUSED)\n" });
+    expect((await withEnv({ SERVICE_URL: deadUrl }, "--url", server().url, "whoami")).code).toBe(0);
+  });
+
+  it("keys create, use and revoke; a revoked key exits 1 with a clear message", async () => {
+    const dev = await newUser("developer");
+    // A dashboard session token is accepted wherever a key is; a new account has no key yet.
+    const created = await cli("--key", dev.token, "--json", "keys", "create", "ci");
+    expect(created.code).toBe(0);
+    const { key, key_info } = created.json();
+    expect((await cli("--key", key, "whoami")).stdout).toContain(dev.email);
+    expect((await cli("--key", key, "keys", "revoke", key_info.id)).stdout).toBe(`Revoked ${key_info.id}\n`);
+    const revoked = await cli("--key", key, "list");
+    expect(revoked).toMatchObject({ code: 1, stdout: "" });
+    expect(revoked.stderr).toBe(
+      "Error (401): Invalid API key\nCheck your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n",
+    );
+  });
+
+  it("usage errors exit 2 and say what is wrong", async () => {
+    const runs = await Promise.all([
+      cli("create"),
+      cli("list", "--state", "sleeping"),
+      cli("logs", "x", "--limit", "0"),
+      cli("update", "x"),
+      cli("frobnicate"),
+      watchctl({ XDG_CONFIG_HOME: configDir() }, "login"),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(runs.map((r) => r.stderr.split("\n")[0])).toEqual([
+      "error: missing required argument 'query'",
+      "error: option '--state <state>' argument 'sleeping' is invalid. Allowed choices are active, paused, completed.",
+      'watchctl: expected a positive whole number, got "0"',
+      "watchctl: nothing to change: give --name, --query, --when, --email or --webhook",
+      "error: unknown command 'frobnicate'",
+      "watchctl: no key given: pass --key <key> (or run in a terminal to be prompted)",
+    ]);
+  });
+});
+
+describe("watchctl against a development server (SERVICE_NOAUTH=1) with a stub model", () => {
+  let dev: RunningServer;
+  let model: Awaited<ReturnType<typeof startModelStub>>;
+  let searx: Awaited<ReturnType<typeof startSearxStub>>;
+  beforeAll(async () => {
+    // The model answers after 2 s, so a second "run" finds the first one still open.
+    [model, searx] = await Promise.all([startModelStub(undefined, { answerDelayMs: 2000 }), startSearxStub()]);
+    dev = await startServer({ SERVICE_NOAUTH: "1", AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url });
+  });
+  afterAll(async () => {
+    await dev?.stop();
+    await Promise.all([model, searx].map((s) => s?.close()));
+  });
+
+  it("creates a watch without credentials, runs it (409 while a check is open), waits for it and shows the finding", async () => {
+    // A saved login for some deployment must not be used in development mode.
+    const xdg = configDir();
+    fs.mkdirSync(path.join(xdg, "watchctl"));
+    fs.writeFileSync(path.join(xdg, "watchctl", "config.json"), JSON.stringify({ url: "http://127.0.0.1:9", apiKey: "sk_saved" }));
+    const cli = (...args: string[]) => watchctl({ XDG_CONFIG_HOME: xdg, SERVICE_NOAUTH: "1", SERVICE_URL: dev.url }, ...args);
+
+    expect((await cli("--json", "whoami")).json()).toMatchObject({ email: "test@localhost" });
+    const created = await cli("create", "Postgres 19 beta", "--when", "a beta release is announced", "--run");
+    expect(created.code).toBe(0);
+    const id = /^Created (\S+)\n/.exec(created.stdout)![1]!;
+    expect(created.stdout).toContain("condition:  a beta release is announced");
+
+    expect(await cli("run", id)).toMatchObject({ code: 1, stderr: "Error (409): Task is already running or pending. Use force=true to override.\n" });
+    const waited = await cli("run", id, "--force", "--wait");
+    expect(waited).toMatchObject({ code: 0, stderr: "" });
+    expect(waited.stdout).toMatch(/\ssuccess\s+met\s.*PostgreSQL 19 Beta 1 was released today\./);
+    expect((await cli("findings", id)).stdout).toMatch(/PostgreSQL 19 Beta 1 is out\nPostgreSQL 19 Beta 1 was released today\./);
+    expect((await cli("show", id)).stdout).toMatch(/last:\s+met at/);
+  });
+});
