@@ -8,7 +8,8 @@ import { errorMessage, statusOf, trpc } from "./trpc";
 export function useAction() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
-  async function run<T>(fn: () => Promise<T>, success?: string | ((r: T) => string)): Promise<T | undefined> {
+  /** `handled` may take an error over (returning true) instead of the error toast. */
+  async function run<T>(fn: () => Promise<T>, success?: string | ((r: T) => string), handled?: (e: unknown) => boolean): Promise<T | undefined> {
     setBusy(true);
     try {
       const r = await fn();
@@ -16,7 +17,7 @@ export function useAction() {
       router.refresh();
       return r;
     } catch (e) {
-      toast.error(errorMessage(e));
+      if (!handled?.(e)) toast.error(errorMessage(e));
       return undefined;
     } finally {
       setBusy(false);
@@ -41,18 +42,15 @@ export function LiveRefresh({ active }: { active: boolean }) {
 }
 
 export function RunNow({ id }: { id: string }) {
-  const { busy, router } = useAction();
+  const { busy, run } = useAction();
   const [conflict, setConflict] = useState(false);
   async function execute(force: boolean) {
-    try {
-      await trpc.tasks.execute.mutate({ id, force });
-      setConflict(false);
-      toast.success("Check started");
-      router.refresh();
-    } catch (e) {
-      if (statusOf(e) === 409) setConflict(true);
-      else toast.error(errorMessage(e));
-    }
+    const started = await run(() => trpc.tasks.execute.mutate({ id, force }), "Check started", (e) => {
+      if (statusOf(e) !== 409) return false;
+      setConflict(true);
+      return true;
+    });
+    if (started) setConflict(false);
   }
   return (
     <>
