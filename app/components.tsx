@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { TaskView } from "@/server/tasks/schemas";
+import { absolute } from "./dashboard/ui/format";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toUTCString().replace(" GMT", " UTC") : "—");
+const when = (iso: string | null) => absolute(iso) || "—";
 
 export function WatchCard({ task }: { task: TaskView }) {
   const last = task.last_execution;
