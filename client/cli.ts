@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
-import { ApiError, createClient, type Execution, type Notification, type Task, type WatchClient } from "./index";
+import { ApiError, createClient, envFlag, type Execution, type Notification, type Task, type WatchClient } from "./index";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -119,7 +119,7 @@ function buildProgram() {
   const globals = () => program.opts<{ url?: string; key?: string; json?: boolean }>();
   const client = () => {
     const g = globals();
-    const noauth = !g.key && (env.SERVICE_NOAUTH === "1" || env.SERVICE_NOAUTH === "true");
+    const noauth = !g.key && envFlag(env.SERVICE_NOAUTH);
     // Development mode talks to the local server: a saved login (a deployment's key and URL) does not apply.
     const saved = noauth ? {} : readSaved();
     return createClient({ apiKey: g.key ?? env.SERVICE_API_KEY ?? saved.apiKey, noauth, baseUrl: g.url ?? env.SERVICE_URL ?? saved.url, maxRetries: 2 });

@@ -41,7 +41,7 @@ export type ClientOptions = {
   fetch?: typeof fetch;
 };
 
-const envFlag = (v: string | undefined) => v === "1" || v === "true";
+export const envFlag = (v: string | undefined) => v === "1" || v === "true";
 
 export function resolveConfig(options: ClientOptions = {}, env: Record<string, string | undefined> = process.env) {
   const noauth = options.noauth ?? envFlag(env.SERVICE_NOAUTH);
