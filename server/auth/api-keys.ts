@@ -7,6 +7,7 @@
 import { createHash, randomInt } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { db, type User } from "../db";
+import { sql } from "../db/sql";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_PATTERN = /^sk_[A-Za-z0-9]{32}$/;
@@ -38,6 +39,8 @@ function remember(digest: string, keyId: string | null, ttl: number) {
   cache.set(digest, { keyId, until: Date.now() + ttl });
 }
 
+type KeyWithOwner = User & { key_id: string; key_hash: string; key_active: boolean; key_last_used_at: Date | null };
+
 /** The active key's owner, or null when the key is malformed, unknown, revoked or wrong. */
 export async function verifyApiKey(key: string): Promise<User | null> {
   if (!KEY_PATTERN.test(key)) return null;
@@ -46,25 +49,31 @@ export async function verifyApiKey(key: string): Promise<User | null> {
   const fresh = cached && cached.until > Date.now() ? cached : undefined;
   if (fresh && fresh.keyId === null) return null;
 
-  const row = await db.apiKey.findUnique({ where: { lookup_id: key.slice(3, 3 + LOOKUP_LENGTH) }, include: { user: true } });
-  if (!row || !row.is_active || !row.user.is_active) return null;
-  if (fresh?.keyId !== row.id) {
+  const [row] = await sql<KeyWithOwner>(
+    `SELECT k.id AS key_id, k.key_hash, k.is_active AS key_active, k.last_used_at AS key_last_used_at, u.*
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.lookup_id = $1`,
+    [key.slice(3, 3 + LOOKUP_LENGTH)],
+  );
+  if (!row) return null;
+  const { key_id, key_hash, key_active, key_last_used_at, ...user } = row;
+  if (!key_active || !user.is_active) return null;
+  if (fresh?.keyId !== key_id) {
     // Single flight: a burst of requests with the same new key waits for one bcrypt, not one each.
     let check = pending.get(digest);
     if (!check) {
-      check = bcrypt.compare(key, row.key_hash).finally(() => pending.delete(digest));
+      check = bcrypt.compare(key, key_hash).finally(() => pending.delete(digest));
       pending.set(digest, check);
     }
     if (!(await check)) {
       remember(digest, null, REJECTED_TTL_MS);
       return null;
     }
-    remember(digest, row.id, VERIFIED_TTL_MS);
+    remember(digest, key_id, VERIFIED_TTL_MS);
   }
-  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_EVERY_MS) {
+  if (!key_last_used_at || Date.now() - key_last_used_at.getTime() > LAST_USED_EVERY_MS) {
     db.apiKey
-      .update({ where: { id: row.id }, data: { last_used_at: new Date() } })
+      .update({ where: { id: key_id }, data: { last_used_at: new Date() } })
       .catch((e: unknown) => console.error("api key last_used_at update failed", e));
   }
-  return row.user;
+  return user;
 }

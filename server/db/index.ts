@@ -8,12 +8,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/client";
 
 export type Database = {
   url: string;
   embedded: boolean;
   prisma: PrismaClient;
+  /** The connection pool under Prisma's adapter, for the SQL reads of `./sql`. */
+  pool: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -52,13 +55,15 @@ function isAlive(pid: number) {
   }
 }
 
-export function createPrisma(url: string, poolSize = 10) {
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: poolSize }),
+function createPrisma(url: string, poolSize = 10) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool),
     // Under load a transaction queues for a pooled connection behind plain queries; Prisma's default wait (2 s)
     // turned bursts into 500s.
     transactionOptions: { maxWait: 10_000, timeout: 15_000 },
   });
+  return { prisma, pool };
 }
 
 /** Opens the database (once per process); `prepare` runs on its URL before clients connect (migrations). */
@@ -71,13 +76,15 @@ export function openDatabase(opts: {
     const embedded = opts.databaseUrl ? undefined : await startEmbedded(opts.dataDir);
     const url = opts.databaseUrl ?? embedded!.url;
     await opts.prepare?.(url);
-    const prisma = createPrisma(url);
+    const { prisma, pool } = createPrisma(url);
     const database: Database = {
       url,
       embedded: !!embedded,
       prisma,
+      pool,
       async close() {
         await prisma.$disconnect();
+        await pool.end();
         await embedded?.close();
         g.__watchDb = undefined;
         g.__watchDbOpening = undefined;

@@ -3,31 +3,16 @@ import { Feed } from "feed";
 import { apiError, notFound } from "../api/errors";
 import { env } from "../env";
 import { db, Prisma } from "../db";
-import { publicTaskInclude, publicTaskView } from "../tasks/views";
+import { countTasks, findTasks } from "../tasks/reads";
+import { publicTaskView } from "../tasks/views";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
 
 export async function listPublicTasks(query: PublicListQuery) {
-  const q = query.q?.trim();
-  const where: Prisma.TaskWhereInput = {
-    is_public: true,
-    ...(q
-      ? {
-          OR: [
-            { name: { contains: q, mode: "insensitive" } },
-            { search_query: { contains: q, mode: "insensitive" } },
-            { condition_description: { contains: q, mode: "insensitive" } },
-          ],
-        }
-      : {}),
-  };
-  const orderBy: Prisma.TaskOrderByWithRelationInput[] =
-    query.sort === "popular"
-      ? [{ subscriber_count: "desc" }, { view_count: "desc" }, { created_at: "desc" }]
-      : [{ created_at: "desc" }];
+  const filter = { publicOnly: true, search: query.q?.trim() || undefined };
   const [rows, total] = await Promise.all([
-    db.task.findMany({ where, orderBy, take: query.limit, skip: query.offset, include: publicTaskInclude }),
-    db.task.count({ where }),
+    findTasks(filter, { order: query.sort, limit: query.limit, offset: query.offset }),
+    countTasks(filter),
   ]);
   return { tasks: rows.map(publicTaskView), total };
 }
@@ -35,11 +20,7 @@ export async function listPublicTasks(query: PublicListQuery) {
 export async function listUserPublicTasks(username: string) {
   const user = await db.user.findUnique({ where: { username: username.toLowerCase() }, select: { id: true, username: true } });
   if (!user) throw notFound("User");
-  const rows = await db.task.findMany({
-    where: { user_id: user.id, is_public: true },
-    orderBy: { created_at: "desc" },
-    include: publicTaskInclude,
-  });
+  const rows = await findTasks({ userId: user.id, publicOnly: true });
   return { username: user.username!, tasks: rows.map(publicTaskView) };
 }
 

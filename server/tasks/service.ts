@@ -10,7 +10,8 @@ import { startExecution } from "./executions";
 import { verifyPauseToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
-import { ownerTaskView, publicTaskInclude, publicTaskView, taskInclude, type TaskRow } from "./views";
+import { findTask, findTasks } from "./reads";
+import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import type { z } from "zod";
 
 const DEFAULT_NAME = "New Monitor";
@@ -36,8 +37,8 @@ function notificationRows(configs: ReturnType<typeof parseNotifications>) {
 }
 
 async function ownedTask(user: User, id: string) {
-  const row = await db.task.findFirst({ where: { id, user_id: user.id }, include: taskInclude });
-  if (!row) throw notFound();
+  const row = await findTask(id);
+  if (!row || row.user_id !== user.id) throw notFound();
   return row;
 }
 
@@ -80,17 +81,12 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
 }
 
 export async function listTasks(user: User, state?: TaskState) {
-  const rows = await db.task.findMany({
-    where: { user_id: user.id, ...(state ? { state } : {}) },
-    include: taskInclude,
-    orderBy: { created_at: "desc" },
-  });
-  return rows.map(ownerTaskView);
+  return (await findTasks({ userId: user.id, state })).map(ownerTaskView);
 }
 
 /** Owner: full view. Anyone else: the public view of a public watch; a private one does not exist for them. */
 export async function getTask(viewer: User, id: string) {
-  const row = await db.task.findUnique({ where: { id }, include: publicTaskInclude });
+  const row = await findTask(id);
   if (!row || (row.user_id !== viewer.id && !row.is_public)) throw notFound();
   return row.user_id === viewer.id ? ownerTaskView(row) : publicTaskView(row);
 }
@@ -221,8 +217,8 @@ export async function forkTask(user: User, id: string, name?: string) {
 
 /** The anonymous public view; counts a view unless the reader is the owner. */
 export async function readPublicTask(id: string, readerId: string | null) {
-  const row: TaskRow | null = await db.task.findFirst({ where: { id, is_public: true }, include: publicTaskInclude });
-  if (!row) throw notFound();
+  const row = await findTask(id);
+  if (!row?.is_public) throw notFound();
   if (row.user_id !== readerId) {
     await db.task.update({ where: { id }, data: { view_count: { increment: 1 } }, select: { id: true } });
     row.view_count += 1;

@@ -8,9 +8,8 @@ export type TaskRow = Task & {
   user?: { username: string | null } | null;
 };
 
-/** What every task read loads alongside the row. */
+/** What a write loads back with the row (reads: `./reads`). */
 export const taskInclude = { notifications: true, last_execution: true } as const;
-export const publicTaskInclude = { ...taskInclude, user: { select: { username: true } } } as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type JsonObject = Record<string, unknown>;

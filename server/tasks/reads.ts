@@ -1,0 +1,83 @@
+/**
+ * Every read of watches for display: the rows with what each view shows alongside them (channels, the latest
+ * execution, the owner's username), in one SQL statement (see `../db/sql`). Writes use Prisma.
+ */
+import type { Execution, Task, TaskNotification, TaskState } from "../db";
+import { reviveDates, sql } from "../db/sql";
+import type { TaskRow } from "./views";
+
+export type TaskFilter = {
+  id?: string;
+  userId?: string;
+  state?: TaskState;
+  publicOnly?: boolean;
+  /** Case-insensitive substring of the name, query or condition. */
+  search?: string;
+};
+export type TaskOrder = "recent" | "popular";
+
+const ORDER: Record<TaskOrder, string> = {
+  recent: "t.created_at DESC",
+  popular: "t.subscriber_count DESC, t.view_count DESC, t.created_at DESC",
+};
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function where(filter: TaskFilter) {
+  const clauses: string[] = [];
+  const values: unknown[] = [];
+  const param = (v: unknown) => `$${values.push(v)}`;
+  if (filter.id) clauses.push(`t.id = ${param(filter.id)}::uuid`);
+  if (filter.userId) clauses.push(`t.user_id = ${param(filter.userId)}::uuid`);
+  if (filter.state) clauses.push(`t.state = ${param(filter.state)}::"TaskState"`);
+  if (filter.publicOnly) clauses.push("t.is_public");
+  if (filter.search) {
+    const p = param(likePattern(filter.search));
+    clauses.push(`(t.name ILIKE ${p} OR t.search_query ILIKE ${p} OR t.condition_description ILIKE ${p})`);
+  }
+  return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
+}
+
+type Raw = Task & {
+  owner_username: string | null;
+  notifications: Record<string, unknown>[];
+  last_execution: Record<string, unknown> | null;
+};
+
+/** In place: the row is new and this runs for every listed watch. */
+function toRow(raw: Raw): TaskRow {
+  for (const n of raw.notifications) reviveDates(n, ["created_at"]);
+  if (raw.last_execution) reviveDates(raw.last_execution, ["started_at", "completed_at", "created_at"]);
+  const row = raw as unknown as TaskRow;
+  row.user = { username: raw.owner_username };
+  return row;
+}
+
+export async function findTasks(filter: TaskFilter, page?: { order?: TaskOrder; limit?: number; offset?: number }): Promise<TaskRow[]> {
+  const w = where(filter);
+  const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
+  const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";
+  const rows = await sql<Raw>(
+    `SELECT t.*, u.username AS owner_username,
+            coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
+            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution
+       FROM tasks t JOIN users u ON u.id = t.user_id
+       ${w.text}
+      ORDER BY ${ORDER[page?.order ?? "recent"]}${limit}${offset}`,
+    w.values,
+  );
+  return rows.map(toRow);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A watch by id, or null (also for a string that is not a UUID, e.g. from a page URL). */
+export async function findTask(id: string): Promise<TaskRow | null> {
+  return UUID.test(id) ? ((await findTasks({ id }))[0] ?? null) : null;
+}
+
+export async function countTasks(filter: TaskFilter): Promise<number> {
+  const w = where(filter);
+  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks t ${w.text}`, w.values);
+  return row!.n;
+}
