@@ -38,9 +38,13 @@ function clientIp(req) {
   return first || socketIp;
 }
 
+// Handlers still running after their client has gone: shutdown gives them a moment before closing the database
+// (one streaming to a closed socket may never settle).
+const inFlight = new Set();
 const server = http.createServer((req, res) => {
   req.headers["x-watch-client-ip"] = clientIp(req);
-  handle(req, res);
+  const handling = handle(req, res).finally(() => inFlight.delete(handling));
+  inFlight.add(handling);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, async () => {
@@ -65,6 +69,7 @@ async function shutdown(signal) {
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.once("close", () => clearInterval(sweep));
   });
+  await Promise.race([Promise.allSettled(inFlight), new Promise((resolve) => setTimeout(resolve, 2000))]);
   await globalThis.__watchStopServices?.().catch((e) => console.error("shutdown failed", e));
   clearTimeout(force);
   console.log("stopped");

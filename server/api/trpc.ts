@@ -6,6 +6,7 @@
  */
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
 import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
 import { apiError, EXPOSED, isZodError, validationDetails, type Location } from "./errors";
@@ -56,6 +57,16 @@ const t = initTRPC
       return { ...shape, detail };
     },
   });
+
+/**
+ * tRPC validates a zod schema with `parseAsync`, which skips zod's compiled fast path: checking a list of 50
+ * watches costs 113 µs instead of 32 µs with `parse` (README "Benchmarks"). No response schema here has async
+ * checks, so every `.output()` goes through this, which makes the schema's parseAsync the synchronous parse.
+ */
+export function syncParsed<T extends z.ZodType>(schema: T): T {
+  schema.parseAsync = async (data, params) => schema.parse(data, params);
+  return schema;
+}
 
 // 3. Procedures
 export const router = t.router;

@@ -2,7 +2,7 @@
  * Every read of watches for display: the rows with what each view shows alongside them (channels, the latest
  * execution, the owner's username), in one SQL statement (see `../db/sql`). Writes use Prisma.
  */
-import type { Execution, Task, TaskNotification, TaskState } from "../db";
+import type { Task, TaskState } from "../db";
 import { reviveDates, sql } from "../db/sql";
 import type { TaskRow } from "./views";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
 import { markWelcomeSeen, syncUser, userView, UserSchema } from "../../users/service";
-import { authedProcedure, router, sessionProcedure, userRateLimited } from "../trpc";
+import { authedProcedure, router, sessionProcedure, userRateLimited, syncParsed } from "../trpc";
 
 const tags = ["auth"];
 
@@ -9,37 +9,37 @@ export const authRouter = router({
   syncUser: sessionProcedure
     .meta({ openapi: { method: "POST", path: "/auth/sync-user", tags, summary: "Create or refresh your account from the identity provider", errorResponses: { 403: "Not a dashboard session", 503: "Clerk client not initialized" }, protect: true } })
     .input(z.void())
-    .output(z.object({ user: UserSchema, created: z.boolean() }))
+    .output(syncParsed(z.object({ user: UserSchema, created: z.boolean() })))
     .mutation(({ ctx }) => syncUser(ctx.caller as Parameters<typeof syncUser>[0])),
 
   me: authedProcedure
     .meta({ openapi: { method: "GET", path: "/auth/me", tags, summary: "Your account", protect: true } })
     .input(z.void())
-    .output(UserSchema)
+    .output(syncParsed(UserSchema))
     .query(({ ctx }) => userView(ctx.user)),
 
   markWelcomeSeen: authedProcedure
     .meta({ openapi: { method: "POST", path: "/auth/mark-welcome-seen", tags, summary: "Dismiss the welcome panel", protect: true } })
     .input(z.void())
-    .output(z.object({ status: z.literal("success") }))
+    .output(syncParsed(z.object({ status: z.literal("success") })))
     .mutation(({ ctx }) => markWelcomeSeen(ctx.user)),
 
   createApiKey: authedProcedure
     .use(userRateLimited("api-key-create"))
     .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced", 429: "Rate limit exceeded" }, protect: true } })
     .input(z.object({ name: z.string().trim().min(1).max(100) }).strict())
-    .output(z.object({ key: z.string(), key_info: ApiKeySchema }))
+    .output(syncParsed(z.object({ key: z.string(), key_info: ApiKeySchema })))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),
 
   listApiKeys: authedProcedure
     .meta({ openapi: { method: "GET", path: "/auth/api-keys", tags, summary: "Your API keys", protect: true } })
     .input(z.void())
-    .output(z.array(ApiKeySchema))
+    .output(syncParsed(z.array(ApiKeySchema)))
     .query(({ ctx }) => listApiKeys(ctx.user)),
 
   revokeApiKey: authedProcedure
     .meta({ openapi: { method: "DELETE", path: "/auth/api-keys/{id}", tags, summary: "Revoke an API key", errorResponses: { 404: "API key not found" }, protect: true } })
     .input(z.object({ id: z.guid() }))
-    .output(z.object({ status: z.literal("revoked") }))
+    .output(syncParsed(z.object({ status: z.literal("revoked") })))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.user, input.id)),
 });

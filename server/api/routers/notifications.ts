@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listSends } from "../../notify/sends";
 import { NotificationTypeSchema, Paging, SendRecordSchema } from "../../tasks/schemas";
-import { authedProcedure, router } from "../trpc";
+import { authedProcedure, router, syncParsed } from "../trpc";
 
 export const notificationsRouter = router({
   sends: authedProcedure
@@ -9,6 +9,6 @@ export const notificationsRouter = router({
       openapi: { method: "GET", path: "/api/v1/notifications/sends", tags: ["notifications"], summary: "Delivery history", protect: true, errorResponses: {} },
     })
     .input(z.object({ notification_type: NotificationTypeSchema.optional(), task_id: z.guid().optional(), ...Paging }))
-    .output(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() }))
+    .output(syncParsed(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() })))
     .query(({ ctx, input }) => listSends(ctx.user, input)),
 });

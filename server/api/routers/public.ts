@@ -6,7 +6,7 @@ import { Id, TaskSchema } from "../../tasks/schemas";
 import { readPublicTask } from "../../tasks/service";
 import { apiError } from "../errors";
 import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
-import { authedProcedure, ipRateLimited, publicProcedure, router } from "../trpc";
+import { authedProcedure, ipRateLimited, publicProcedure, router, syncParsed } from "../trpc";
 
 export const publicRouter = router({
   list: publicProcedure
@@ -28,7 +28,7 @@ export const publicRouter = router({
         offset: z.number().int().min(0).default(0),
       }),
     )
-    .output(z.array(TaskSchema))
+    .output(syncParsed(z.array(TaskSchema)))
     .query(async ({ ctx, input }) => {
       const { tasks, total } = await listPublicTasks(input);
       ctx.res.headers["X-Total-Count"] = String(total);
@@ -47,7 +47,7 @@ export const publicRouter = router({
       },
     })
     .input(z.object({ email: z.email({ pattern: z.regexes.html5Email }).max(320) }).strict())
-    .output(z.object({ message: z.string(), position: z.number().int() }))
+    .output(syncParsed(z.object({ message: z.string(), position: z.number().int() })))
     .mutation(({ input }) => joinWaitlist(input.email)),
 
   waitlist: authedProcedure
@@ -55,7 +55,7 @@ export const publicRouter = router({
       openapi: { method: "GET", path: "/api/v1/admin/waitlist", tags: ["admin"], summary: "The waitlist (admins)", protect: true, errorResponses: { 403: "Admins only" } },
     })
     .input(z.void())
-    .output(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() })))
+    .output(syncParsed(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() }))))
     .query(({ ctx }) => {
       if (ctx.user.role !== "admin") throw apiError(403, "Admins only");
       return listWaitlist();
@@ -65,7 +65,7 @@ export const publicRouter = router({
     .use(ipRateLimited("public-task"))
     .meta({ openapi: { method: "GET", path: "/api/v1/public/tasks/id/{id}", tags: ["public"], summary: "A public watch (anonymous)", errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" } } })
     .input(z.object({ id: Id }))
-    .output(TaskSchema)
+    .output(syncParsed(TaskSchema))
     .query(async ({ ctx, input }) => {
       // Credentials are optional here; they only keep the owner's own reads out of view_count.
       const reader = ctx.headers.has("authorization")
@@ -77,7 +77,7 @@ export const publicRouter = router({
   health: publicProcedure
     .meta({ openapi: { method: "GET", path: "/api/health", tags: ["system"], summary: "Liveness and dependencies", errorResponses: { 503: "Database unreachable" } } })
     .input(z.void())
-    .output(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() }))
+    .output(syncParsed(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() })))
     .query(async ({ ctx }) => {
       const databaseStatus = await database()
         .prisma.$queryRaw`SELECT 1`.then(() => "ok", (e: unknown) => `unreachable: ${(e as Error).message}`);

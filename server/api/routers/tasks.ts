@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { authedProcedure, router } from "../trpc";
+import { authedProcedure, router, syncParsed } from "../trpc";
 import {
   CreatedTaskSchema,
   CreateTaskInput,
@@ -23,25 +23,25 @@ export const tasksRouter = router({
   create: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks", tags, summary: "Create a watch", errorResponses: { 400: "Invalid notification config" }, protect: true } })
     .input(CreateTaskInput)
-    .output(CreatedTaskSchema)
+    .output(syncParsed(CreatedTaskSchema))
     .mutation(({ ctx, input }) => createTask(ctx.user, input)),
 
   list: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/tasks", tags, summary: "List your watches", protect: true } })
     .input(z.object({ state: TaskStateSchema.optional() }))
-    .output(z.array(TaskSchema))
+    .output(syncParsed(z.array(TaskSchema)))
     .query(({ ctx, input }) => listTasks(ctx.user, input.state)),
 
   get: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}", tags, summary: "Get a watch", errorResponses: { 404: "Task not found" }, protect: true } })
     .input(ById)
-    .output(TaskSchema)
+    .output(syncParsed(TaskSchema))
     .query(({ ctx, input }) => getTask(ctx.user, input.id)),
 
   update: authedProcedure
     .meta({ openapi: { method: "PUT", path: "/api/v1/tasks/{id}", tags, summary: "Update a watch (partial)", errorResponses: { 400: "Invalid state transition or notification config", 404: "Task not found", 500: "Failed to change task state; the update was rolled back" }, protect: true } })
     .input(UpdateTaskInput)
-    .output(TaskSchema)
+    .output(syncParsed(TaskSchema))
     .mutation(({ ctx, input }) => updateTask(ctx.user, input)),
 
   delete: authedProcedure
@@ -49,7 +49,7 @@ export const tasksRouter = router({
       openapi: { method: "DELETE", path: "/api/v1/tasks/{id}", tags, summary: "Delete a watch", errorResponses: { 404: "Task not found" }, protect: true },
     })
     .input(ById)
-    .output(z.void())
+    .output(syncParsed(z.void()))
     .mutation(async ({ ctx, input }) => {
       await deleteTask(ctx.user, input.id);
       ctx.res.status = 204;
@@ -58,13 +58,13 @@ export const tasksRouter = router({
   execute: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/execute", tags, summary: "Run a watch now", errorResponses: { 404: "Task not found", 409: "Task is already running or pending" }, protect: true } })
     .input(ById.extend({ force: z.union([z.boolean(), z.enum(["true", "false"])]).optional() }))
-    .output(ExecutionSchema)
+    .output(syncParsed(ExecutionSchema))
     .mutation(({ ctx, input }) => executeTask(ctx.user, input.id, input.force === true || input.force === "true")),
 
   executions: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}/executions", tags, summary: "A watch's executions, newest first", errorResponses: { 404: "Task not found" }, protect: true } })
     .input(ById.extend({ ...Paging, status: ExecutionStatusSchema.optional() }))
-    .output(z.array(ExecutionSchema))
+    .output(syncParsed(z.array(ExecutionSchema)))
     .query(({ ctx, input }) => listExecutions(ctx.user, input.id, input)),
 
   findings: authedProcedure
@@ -72,13 +72,13 @@ export const tasksRouter = router({
       openapi: { method: "GET", path: "/api/v1/tasks/{id}/notifications", tags, summary: "Executions where the condition was met", errorResponses: { 404: "Task not found" }, protect: true },
     })
     .input(ById.extend(Paging))
-    .output(z.array(ExecutionSchema))
+    .output(syncParsed(z.array(ExecutionSchema)))
     .query(({ ctx, input }) => listFindings(ctx.user, input.id, input)),
 
   setVisibility: authedProcedure
     .meta({ openapi: { method: "PATCH", path: "/api/v1/tasks/{id}/visibility", tags, summary: "Make a watch public or private", errorResponses: { 400: "A username is required first", 404: "Task not found" }, protect: true } })
     .input(ById.extend({ is_public: z.boolean() }).strict())
-    .output(z.object({ is_public: z.boolean() }))
+    .output(syncParsed(z.object({ is_public: z.boolean() })))
     .mutation(({ ctx, input }) => setVisibility(ctx.user, input.id, input.is_public)),
 
   testNotification: authedProcedure
@@ -93,12 +93,12 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ type: NotificationTypeSchema }).strict())
-    .output(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() }))
+    .output(syncParsed(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() })))
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   fork: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found" }, protect: true } })
     .input(ById.extend({ name: z.string().trim().min(1).max(200).optional() }).strict())
-    .output(TaskSchema)
+    .output(syncParsed(TaskSchema))
     .mutation(({ ctx, input }) => forkTask(ctx.user, input.id, input.name)),
 });

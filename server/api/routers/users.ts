@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { rotateWebhookSecret, setUsername, usernameAvailability, UserSchema, webhookSecret } from "../../users/service";
-import { authedProcedure, router } from "../trpc";
+import { authedProcedure, router, syncParsed } from "../trpc";
 
 const Secret = z.object({ secret: z.string().meta({ description: "Standard Webhooks signing secret (whsec_…)" }) });
 
@@ -8,24 +8,24 @@ export const usersRouter = router({
   setUsername: authedProcedure
     .meta({ openapi: { method: "PATCH", path: "/api/v1/users/me/username", tags: ["users"], summary: "Set your username (once)", errorResponses: { 400: "Invalid username, or already set", 409: "Username already taken" }, protect: true } })
     .input(z.object({ username: z.string().max(100) }).strict())
-    .output(UserSchema)
+    .output(syncParsed(UserSchema))
     .mutation(({ ctx, input }) => setUsername(ctx.user, input.username)),
 
   usernameAvailable: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/users/username/available", tags: ["users"], summary: "Check a username", protect: true } })
     .input(z.object({ username: z.string().max(100) }))
-    .output(z.object({ available: z.boolean(), reason: z.string().nullable() }))
+    .output(syncParsed(z.object({ available: z.boolean(), reason: z.string().nullable() })))
     .query(({ input }) => usernameAvailability(input.username)),
 
   webhookSecret: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/webhooks/secret", tags: ["notifications"], summary: "Your webhook signing secret", protect: true } })
     .input(z.void())
-    .output(Secret)
+    .output(syncParsed(Secret))
     .query(({ ctx }) => webhookSecret(ctx.user)),
 
   rotateWebhookSecret: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/webhooks/secret/rotate", tags: ["notifications"], summary: "Rotate your webhook signing secret", protect: true } })
     .input(z.void())
-    .output(Secret)
+    .output(syncParsed(Secret))
     .mutation(({ ctx }) => rotateWebhookSecret(ctx.user)),
 });
