@@ -1,6 +1,6 @@
 /**
  * npm run bench:api — the API's hot paths against two floors on this machine, on PostgreSQL:
- *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (scripts/start.mjs),
+ *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (as `npm start` runs it),
  * each doing the same key lookup and queries, each warmed up for 2 s first. Prints req/s, p50/p99 latency, ratios
  * and peak server RSS.
  * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
@@ -17,6 +17,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { applyMigrations } from "../../server/db/schema-engine.ts";
 import { throwawayPostgres } from "./postgres.mjs";
+import { productArgs } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -90,7 +91,7 @@ const servers = [
   wanted("node") && (await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks")),
   wanted("next") &&
     (await start("Next.js route", [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"], 18102, "/api/tasks", floorDir)),
-  wanted("watch") && (await start("Watch", [path.join(root, "scripts/start.mjs")], 18103, "/api/v1/tasks")),
+  wanted("watch") && (await start("Watch", productArgs, 18103, "/api/v1/tasks")),
 ].filter((s): s is Server => !!s);
 
 const endpoints = [
