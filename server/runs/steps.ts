@@ -47,6 +47,18 @@ const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60
 
 const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > env.EXECUTION_STUCK_AFTER_MS;
 
+type ClaimRow = {
+  user_id: string;
+  name: string;
+  search_query: string;
+  condition_description: string;
+  state: string;
+  next_run: Date | null;
+  last_known_state: Record<string, unknown> | null;
+  open: { id: string; started_at: string }[];
+  recent: { at: string; condition_met: boolean | null; answer: string | null; notified: boolean }[];
+};
+
 /**
  * Claims the run: a requested execution goes pending -> running; a scheduled wake-up creates a running
  * execution, but only if it is still the watch's current wake-up (a pause, a re-arm or a manual run
@@ -55,58 +67,58 @@ const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > en
 export async function beginRun(taskId: string, trigger: RunTrigger): Promise<RunPlan | null> {
   const now = Date.now();
   const claimed = await db.$transaction(async (tx) => {
-    const [task] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
-    if (!task) return null;
-    const row = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
-    let executionId: string;
+    // One round trip: lock the watch and read it with its open executions and its latest successful runs.
+    const [row] = await tx.$queryRaw<ClaimRow[]>`
+      SELECT t.user_id, t.name, t.search_query, t.condition_description, t.state::text AS state, t.next_run, t.last_known_state,
+             coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
+                         FROM executions e WHERE e.task_id = t.id AND e.status IN ('pending', 'running')), '[]') AS open,
+             coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
+                         SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
+                                e.notification IS NOT NULL AS notified
+                           FROM executions e WHERE e.task_id = t.id AND e.status = 'success'
+                          ORDER BY e.created_at DESC LIMIT ${RECENT_RUNS}) r), '[]') AS recent
+        FROM tasks t WHERE t.id = ${taskId}::uuid FOR UPDATE OF t`;
+    if (!row) return null;
     if ("executionId" in trigger) {
       const { count } = await tx.execution.updateMany({
         where: { id: trigger.executionId, task_id: taskId, status: "pending" },
         data: { status: "running", started_at: new Date(now) },
       });
-      if (!count) return null;
-      executionId = trigger.executionId;
-    } else {
-      if (row.state !== "active" || row.next_run?.getTime() !== trigger.scheduledFor) return null;
-      const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: ["pending", "running"] } } });
-      if (open.some((e) => !isStuck(e.started_at, now))) return null; // a manual run is under way; it re-arms the watch
-      if (open.length)
-        await tx.execution.updateMany({
-          where: { id: { in: open.map((e) => e.id) } },
-          data: { status: "failed", error_message: "superseded: stuck", completed_at: new Date(now) },
-        });
-      executionId = (await tx.execution.create({ data: { task_id: taskId, status: "running", started_at: new Date(now) } })).id;
-      await tx.task.update({ where: { id: taskId }, data: { last_execution_id: executionId } });
+      return count ? { row, executionId: trigger.executionId } : null;
     }
-    return { row, executionId };
+    if (row.state !== "active" || row.next_run?.getTime() !== trigger.scheduledFor) return null;
+    const stuck = row.open.filter((e) => isStuck(new Date(e.started_at), now));
+    if (stuck.length < row.open.length) return null; // a manual run is under way; it re-arms the watch
+    if (stuck.length)
+      await tx.execution.updateMany({
+        where: { id: { in: stuck.map((e) => e.id) } },
+        data: { status: "failed", error_message: "superseded: stuck", completed_at: new Date(now) },
+      });
+    const [created] = await tx.$queryRaw<{ id: string }[]>`
+      WITH e AS (INSERT INTO executions (id, task_id, status, started_at)
+                 VALUES (gen_random_uuid(), ${taskId}::uuid, 'running', ${new Date(now)}) RETURNING id)
+      UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = ${taskId}::uuid RETURNING last_execution_id AS id`;
+    return { row, executionId: created!.id };
   });
   if (!claimed) return null;
   const { row, executionId } = claimed;
-  const recent = await db.execution.findMany({
-    where: { task_id: taskId, status: "success" },
-    orderBy: { created_at: "desc" },
-    take: RECENT_RUNS,
-  });
   return {
     executionId,
     userId: row.user_id,
     watch: {
-      id: row.id,
+      id: taskId,
       user_id: row.user_id,
       name: row.name,
       search_query: row.search_query,
       condition_description: row.condition_description,
     },
-    lastKnownState: (row.last_known_state as Record<string, unknown> | null) ?? null,
-    recent: recent.map((e) => {
-      const result = (e.result ?? {}) as { answer?: string };
-      return {
-        at: (e.completed_at ?? e.created_at).toISOString(),
-        condition_met: e.condition_met === true,
-        answer: result.answer ?? "",
-        notified: e.notification !== null,
-      };
-    }),
+    lastKnownState: row.last_known_state ?? null,
+    recent: row.recent.map((r) => ({
+      at: new Date(r.at).toISOString(),
+      condition_met: r.condition_met === true,
+      answer: r.answer ?? "",
+      notified: r.notified,
+    })),
   };
 }
 
@@ -160,9 +172,8 @@ async function consecutiveFailures(tx: Prisma.TransactionClient, taskId: string)
 export async function recordOutcome(taskId: string, executionId: string, outcome: Evaluation): Promise<Recorded> {
   const now = new Date();
   return db.$transaction(async (tx) => {
-    const [task] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
-    if (!task) return { notify: false, nextRun: null };
-    const current = await tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { state: true } });
+    const [current] = await tx.$queryRaw<{ state: string }[]>`SELECT state::text AS state FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    if (!current) return { notify: false, nextRun: null };
     const active = current.state === "active";
 
     if (!outcome.ok) {
