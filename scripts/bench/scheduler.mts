@@ -78,6 +78,10 @@ const server = spawn(process.execPath, productArgs, {
 });
 server.stdout!.on("data", () => {});
 
+// The server's CPU time (user + system, clock ticks of 10 ms) from the first due run to the end.
+const cpuTicks = () => fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]!.split(" ").slice(11, 13).reduce((a, b) => a + Number(b), 0);
+while (Date.now() < t0) await new Promise((r) => setTimeout(r, 100));
+const cpuAtStart = cpuTicks();
 const deadline = t0 + SPREAD_MS + 120_000;
 let done = 0;
 while (Date.now() < deadline) {
@@ -102,6 +106,7 @@ const overhead = rows.filter((r) => r.completed_at).map((r) => r.completed_at.ge
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const first = Math.min(...rows.map((r) => r.started_at.getTime()));
 const last = Math.max(...rows.map((r) => (r.completed_at ?? r.started_at).getTime()));
+const cpuMsPerRun = ((cpuTicks() - cpuAtStart) * 10) / rows.length;
 const rss = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const avgOverhead = overhead.reduce((a, b) => a + b, 0) / overhead.length;
 
@@ -112,6 +117,7 @@ console.log(`| executions/s (first start to last completion) | ${(rows.length / 
 console.log(`| start delay vs next_run p50 / p99 | ${pct(delays, 50)} ms / ${pct(delays, 99)} ms |`);
 console.log(`| engine overhead per execution (run minus model) | ${avgOverhead.toFixed(1)} ms |`);
 console.log(`| bare baseline (same writes, plain loop) | ${baselineMs.toFixed(1)} ms (overhead ${(avgOverhead / baselineMs).toFixed(1)}×) |`);
+console.log(`| server CPU per execution (user + system) | ${cpuMsPerRun.toFixed(1)} ms |`);
 console.log(`| server peak RSS | ${rss.toFixed(0)} MB |`);
 server.kill("SIGTERM");
 await new Promise((r) => setTimeout(r, 2000));
