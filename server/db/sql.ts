@@ -1,6 +1,6 @@
 /**
- * Plain SQL on the pool under Prisma's adapter, for the reads every API request makes (the caller's API key,
- * the watch list, a watch by id). On those, Prisma's query interpreter and result mapping cost several times
+ * Plain SQL on the pool under Prisma's adapter, for the reads on every request's path (the caller's API key with
+ * its owner, watches for display: `../tasks/reads`). On those, Prisma's query interpreter and result mapping cost several times
  * the query itself (README "Benchmarks"); every other read and all writes go through Prisma.
  * Rows come back with Prisma's field names (the schema does not rename columns), `timestamptz` as Date and
  * json/jsonb parsed.
