@@ -180,7 +180,7 @@ export async function setVisibility(user: User, id: string, isPublic: boolean) {
 }
 
 export async function forkTask(user: User, id: string, name?: string) {
-  const source = await db.task.findUnique({ where: { id }, include: { notifications: true } });
+  const source = await findTask(id);
   const own = source?.user_id === user.id;
   if (!source || (!own && !source.is_public)) throw notFound();
   const forkName = name ?? `${source.name.slice(0, MAX_NAME - " (Copy)".length)} (Copy)`;
