@@ -90,7 +90,11 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   } as Parameters<typeof DBOS.setConfig>[0]);
   await DBOS.launch();
-  await DBOS.registerQueue(QUEUE, { workerConcurrency: env.AGENT_CONCURRENCY * 4, minPollingIntervalMs: 250 });
+  // Due wake-ups move from delayed to enqueued at this cadence too (scripts/patches): a shorter interval starts
+  // runs closer to their time and spreads a burst of due watches instead of dispatching it as one batch. On the
+  // embedded database every poll runs the database in this process, so it polls less often there.
+  const pollingMs = embedded ? 250 : 100;
+  await DBOS.registerQueue(QUEUE, { workerConcurrency: env.AGENT_CONCURRENCY * 4, minPollingIntervalMs: pollingMs });
   const active = await db.task.findMany({ where: { state: "active" }, select: { id: true, next_run: true } });
   for (const t of active) {
     let at = t.next_run;
