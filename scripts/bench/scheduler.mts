@@ -2,7 +2,8 @@
  * npm run bench:scheduler — 1,000 active watches due within one minute on PostgreSQL, the agent answered at
  * once by a local stub model. Prints executions/s, start delay against next_run (p50/p99), engine overhead per
  * execution (run time minus model time) beside a bare baseline (the same database writes in a plain loop),
- * whether every watch ran exactly once, and the server's peak RSS.
+ * whether every watch ran exactly once, and the server's peak RSS. BENCH_WATCHES sets the number of watches;
+ * BENCH_SERVER_NODE_ARGS go to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -71,7 +72,7 @@ const model = await startModelStub(() => ({
   finding_key: null, next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(), next_run_reason: "later", done: false, state: {},
 }));
 const searx = await startSearxStub();
-const server = spawn(process.execPath, productArgs, {
+const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...productArgs], {
   cwd: root,
   env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "18110", HOSTNAME: "127.0.0.1", AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url, LOG_LEVEL: "warn" },
   stdio: ["ignore", "pipe", "inherit"],
