@@ -47,7 +47,7 @@ const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60
 
 const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > env.EXECUTION_STUCK_AFTER_MS;
 
-type ClaimRow = {
+type ClaimedTask = {
   user_id: string;
   name: string;
   search_query: string;
@@ -55,6 +55,8 @@ type ClaimRow = {
   state: string;
   next_run: Date | null;
   last_known_state: Record<string, unknown> | null;
+};
+type TaskRuns = {
   open: { id: string; started_at: string }[];
   recent: { at: string; condition_met: boolean | null; answer: string | null; notified: boolean }[];
 };
@@ -67,28 +69,30 @@ type ClaimRow = {
 export async function beginRun(taskId: string, trigger: RunTrigger): Promise<RunPlan | null> {
   const now = Date.now();
   const claimed = await db.$transaction(async (tx) => {
-    // One round trip: lock the watch and read it with its open executions and its latest successful runs.
-    const [row] = await tx.$queryRaw<ClaimRow[]>`
-      SELECT t.user_id, t.name, t.search_query, t.condition_description, t.state::text AS state, t.next_run, t.last_known_state,
-             coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
-                         FROM executions e WHERE e.task_id = t.id AND e.status IN ('pending', 'running')), '[]') AS open,
+    // Lock, then read the executions in a statement of their own: a statement that waited for the lock reads
+    // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock.
+    const [task] = await tx.$queryRaw<ClaimedTask[]>`
+      SELECT user_id, name, search_query, condition_description, state::text AS state, next_run, last_known_state
+        FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    if (!task) return null;
+    const [{ open, recent }] = await tx.$queryRaw<[TaskRuns]>`
+      SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
+                         FROM executions e WHERE e.task_id = ${taskId}::uuid AND e.status IN ('pending', 'running')), '[]') AS open,
              coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
                          SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
                                 e.notification IS NOT NULL AS notified
-                           FROM executions e WHERE e.task_id = t.id AND e.status = 'success'
-                          ORDER BY e.created_at DESC LIMIT ${RECENT_RUNS}) r), '[]') AS recent
-        FROM tasks t WHERE t.id = ${taskId}::uuid FOR UPDATE OF t`;
-    if (!row) return null;
+                           FROM executions e WHERE e.task_id = ${taskId}::uuid AND e.status = 'success'
+                          ORDER BY e.created_at DESC LIMIT ${RECENT_RUNS}) r), '[]') AS recent`;
     if ("executionId" in trigger) {
       const { count } = await tx.execution.updateMany({
         where: { id: trigger.executionId, task_id: taskId, status: "pending" },
         data: { status: "running", started_at: new Date(now) },
       });
-      return count ? { row, executionId: trigger.executionId } : null;
+      return count ? { task, recent, executionId: trigger.executionId } : null;
     }
-    if (row.state !== "active" || row.next_run?.getTime() !== trigger.scheduledFor) return null;
-    const stuck = row.open.filter((e) => isStuck(new Date(e.started_at), now));
-    if (stuck.length < row.open.length) return null; // a manual run is under way; it re-arms the watch
+    if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor) return null;
+    const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
+    if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
     if (stuck.length)
       await tx.execution.updateMany({
         where: { id: { in: stuck.map((e) => e.id) } },
@@ -98,22 +102,22 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       WITH e AS (INSERT INTO executions (id, task_id, status, started_at)
                  VALUES (gen_random_uuid(), ${taskId}::uuid, 'running', ${new Date(now)}) RETURNING id)
       UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = ${taskId}::uuid RETURNING last_execution_id AS id`;
-    return { row, executionId: created!.id };
+    return { task, recent, executionId: created!.id };
   });
   if (!claimed) return null;
-  const { row, executionId } = claimed;
+  const { task, recent, executionId } = claimed;
   return {
     executionId,
-    userId: row.user_id,
+    userId: task.user_id,
     watch: {
       id: taskId,
-      user_id: row.user_id,
-      name: row.name,
-      search_query: row.search_query,
-      condition_description: row.condition_description,
+      user_id: task.user_id,
+      name: task.name,
+      search_query: task.search_query,
+      condition_description: task.condition_description,
     },
-    lastKnownState: row.last_known_state ?? null,
-    recent: row.recent.map((r) => ({
+    lastKnownState: task.last_known_state ?? null,
+    recent: recent.map((r) => ({
       at: new Date(r.at).toISOString(),
       condition_met: r.condition_met === true,
       answer: r.answer ?? "",
