@@ -6,7 +6,7 @@
  */
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } from "../agent";
 import { env } from "../env";
-import { db, Prisma } from "../db";
+import { transaction, type Query } from "../db/sql";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -68,40 +68,45 @@ type TaskRuns = {
  */
 export async function beginRun(taskId: string, trigger: RunTrigger): Promise<RunPlan | null> {
   const now = Date.now();
-  const claimed = await db.$transaction(async (tx) => {
+  const claimed = await transaction(async (query) => {
     // Lock, then read the executions in a statement of their own: a statement that waited for the lock reads
     // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock.
-    const [task] = await tx.$queryRaw<ClaimedTask[]>`
-      SELECT user_id, name, search_query, condition_description, state::text AS state, next_run, last_known_state
-        FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    const [task] = await query<ClaimedTask>(
+      `SELECT user_id, name, search_query, condition_description, state::text AS state, next_run, last_known_state
+         FROM tasks WHERE id = $1 FOR UPDATE`,
+      [taskId],
+    );
     if (!task) return null;
-    const [{ open, recent }] = await tx.$queryRaw<[TaskRuns]>`
-      SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
-                         FROM executions e WHERE e.task_id = ${taskId}::uuid AND e.status IN ('pending', 'running')), '[]') AS open,
-             coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
-                         SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
-                                e.notification IS NOT NULL AS notified
-                           FROM executions e WHERE e.task_id = ${taskId}::uuid AND e.status = 'success'
-                          ORDER BY e.created_at DESC LIMIT ${RECENT_RUNS}) r), '[]') AS recent`;
+    const [{ open, recent }] = (await query<TaskRuns>(
+      `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
+                          FROM executions e WHERE e.task_id = $1 AND e.status IN ('pending', 'running')), '[]') AS open,
+              coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
+                          SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
+                                 e.notification IS NOT NULL AS notified
+                            FROM executions e WHERE e.task_id = $1 AND e.status = 'success'
+                           ORDER BY e.created_at DESC LIMIT $2) r), '[]') AS recent`,
+      [taskId, RECENT_RUNS],
+    )) as [TaskRuns];
     if ("executionId" in trigger) {
-      const { count } = await tx.execution.updateMany({
-        where: { id: trigger.executionId, task_id: taskId, status: "pending" },
-        data: { status: "running", started_at: new Date(now) },
-      });
-      return count ? { task, recent, executionId: trigger.executionId } : null;
+      const started = await query(
+        `UPDATE executions SET status = 'running', started_at = $3 WHERE id = $1 AND task_id = $2 AND status = 'pending' RETURNING id`,
+        [trigger.executionId, taskId, new Date(now)],
+      );
+      return started.length ? { task, recent, executionId: trigger.executionId } : null;
     }
     if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor) return null;
     const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
     if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
     if (stuck.length)
-      await tx.execution.updateMany({
-        where: { id: { in: stuck.map((e) => e.id) } },
-        data: { status: "failed", error_message: "superseded: stuck", completed_at: new Date(now) },
-      });
-    const [created] = await tx.$queryRaw<{ id: string }[]>`
-      WITH e AS (INSERT INTO executions (id, task_id, status, started_at)
-                 VALUES (gen_random_uuid(), ${taskId}::uuid, 'running', ${new Date(now)}) RETURNING id)
-      UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = ${taskId}::uuid RETURNING last_execution_id AS id`;
+      await query(`UPDATE executions SET status = 'failed', error_message = 'superseded: stuck', completed_at = $2 WHERE id = ANY($1::uuid[])`, [
+        stuck.map((e) => e.id),
+        new Date(now),
+      ]);
+    const [created] = await query<{ id: string }>(
+      `WITH e AS (INSERT INTO executions (id, task_id, status, started_at) VALUES (gen_random_uuid(), $1, 'running', $2) RETURNING id)
+       UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1 RETURNING last_execution_id AS id`,
+      [taskId, new Date(now)],
+    );
     return { task, recent, executionId: created!.id };
   });
   if (!claimed) return null;
@@ -157,13 +162,11 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
   }
 }
 
-async function consecutiveFailures(tx: Prisma.TransactionClient, taskId: string) {
-  const last = await tx.execution.findMany({
-    where: { task_id: taskId, status: { in: ["success", "failed"] } },
-    orderBy: { created_at: "desc" },
-    take: FAILURE_BACKOFF_MS.length,
-    select: { status: true },
-  });
+async function consecutiveFailures(query: Query, taskId: string) {
+  const last = await query<{ status: string }>(
+    `SELECT status::text AS status FROM executions WHERE task_id = $1 AND status IN ('success', 'failed') ORDER BY created_at DESC LIMIT $2`,
+    [taskId, FAILURE_BACKOFF_MS.length],
+  );
   const firstSuccess = last.findIndex((e) => e.status === "success");
   return firstSuccess === -1 ? last.length : firstSuccess;
 }
@@ -175,56 +178,52 @@ async function consecutiveFailures(tx: Prisma.TransactionClient, taskId: string)
  */
 export async function recordOutcome(taskId: string, executionId: string, outcome: Evaluation): Promise<Recorded> {
   const now = new Date();
-  return db.$transaction(async (tx) => {
-    const [current] = await tx.$queryRaw<{ state: string }[]>`SELECT state::text AS state FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+  return transaction(async (query) => {
+    const [current] = await query<{ state: string }>(`SELECT state::text AS state FROM tasks WHERE id = $1 FOR UPDATE`, [taskId]);
     if (!current) return { notify: false, nextRun: null };
     const active = current.state === "active";
 
     if (!outcome.ok) {
-      const { count } = await tx.execution.updateMany({
-        where: { id: executionId, status: "running" },
-        data: { status: "failed", error_message: outcome.error, completed_at: now },
-      });
-      if (!count || !active) return { notify: false, nextRun: null };
-      const failures = await consecutiveFailures(tx, taskId);
+      const failed = await query(
+        `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = $1 AND status = 'running' RETURNING id`,
+        [executionId, outcome.error, now],
+      );
+      if (!failed.length || !active) return { notify: false, nextRun: null };
+      const failures = await consecutiveFailures(query, taskId);
       const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
       const nextRun = new Date(now.getTime() + delay);
-      await tx.task.update({ where: { id: taskId }, data: { next_run: nextRun } });
+      await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
       return { notify: false, nextRun: nextRun.toISOString() };
     }
 
     const d = outcome.decision;
-    const { count } = await tx.execution.updateMany({
-      where: { id: executionId, status: "running" },
-      data: {
-        status: "success",
-        completed_at: now,
-        condition_met: d.condition_met,
-        result: {
-          condition_met: d.condition_met,
-          answer: d.answer,
-          evidence: d.evidence,
-          confidence: d.confidence,
-          model: outcome.model,
-          usage: outcome.usage,
-          duration_ms: outcome.duration_ms,
-          next_run_reason: d.next_run_reason,
-        },
-        notification: d.notification ?? Prisma.DbNull,
-        grounding_sources: d.sources,
-      },
-    });
-    if (!count) return { notify: false, nextRun: null };
+    const result = {
+      condition_met: d.condition_met,
+      answer: d.answer,
+      evidence: d.evidence,
+      confidence: d.confidence,
+      model: outcome.model,
+      usage: outcome.usage,
+      duration_ms: outcome.duration_ms,
+      next_run_reason: d.next_run_reason,
+    };
+    // JSON values go in as strings: node-postgres would turn an array into a PostgreSQL array.
+    const recorded = await query(
+      `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6
+        WHERE id = $1 AND status = 'running' RETURNING id`,
+      [executionId, now, d.condition_met, JSON.stringify(result), d.notification && JSON.stringify(d.notification), JSON.stringify(d.sources)],
+    );
+    if (!recorded.length) return { notify: false, nextRun: null };
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
-    await tx.task.update({
-      where: { id: taskId },
-      data: {
-        last_known_state: d.last_known_state as Prisma.InputJsonObject,
-        ...(active ? { next_run: nextRun } : {}),
-        ...(completes ? { state: "completed", state_changed_at: now } : {}),
-      },
-    });
+    await query(
+      `UPDATE tasks SET last_known_state = $2,
+              next_run = CASE WHEN $3::boolean THEN $4::timestamptz ELSE next_run END,
+              state = CASE WHEN $5::boolean THEN 'completed' ELSE state END,
+              state_changed_at = CASE WHEN $5::boolean THEN $6 ELSE state_changed_at END
+        WHERE id = $1`,
+      [taskId, JSON.stringify(d.last_known_state), active, nextRun, completes, now],
+    );
     return { notify: d.notification !== null, nextRun: nextRun?.toISOString() ?? null };
   });
 }
