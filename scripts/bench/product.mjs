@@ -1,4 +1,4 @@
-// How the benchmarks start the product: `npm start`'s node flags (package.json), then scripts/start.mjs.
+// How the benchmarks start and stop the product: `npm start`'s node flags (package.json), then scripts/start.mjs.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,3 +8,12 @@ const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"
 const flags = /^node (.*?)\s*scripts\/start\.mjs$/.exec(start)?.[1]?.split(" ").filter(Boolean) ?? [];
 
 export const productArgs = [...flags, path.join(root, "scripts/start.mjs")];
+
+/** SIGTERM, then resolves once the process has exited (at most 15 s). */
+export const stopped = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(resolve, 15_000);
+    child.once("exit", () => (clearTimeout(timer), resolve()));
+    child.kill("SIGTERM");
+  });

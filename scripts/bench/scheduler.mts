@@ -14,7 +14,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { applyMigrations } from "../../server/db/schema-engine.ts";
 import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "./postgres.mjs";
-import { productArgs } from "./product.mjs";
+import { productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);
@@ -120,8 +120,7 @@ console.log(`| engine overhead per execution (run minus model) | ${avgOverhead.t
 console.log(`| bare baseline (same writes, plain loop) | ${baselineMs.toFixed(1)} ms (overhead ${(avgOverhead / baselineMs).toFixed(1)}×) |`);
 console.log(`| server CPU per execution (user + system) | ${cpuMsPerRun.toFixed(1)} ms |`);
 console.log(`| server peak RSS | ${rss.toFixed(0)} MB |`);
-server.kill("SIGTERM");
-await new Promise((r) => setTimeout(r, 2000));
+await stopped(server);
 await db.end();
 await Promise.all([model.close(), searx.close()]);
 cluster?.stop();
