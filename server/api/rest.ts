@@ -63,7 +63,13 @@ export async function handleRest(request: Request): Promise<Response> {
   if (hasBody) {
     if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
       return json(413, { detail: "Request body too large" });
-    const text = await request.text();
+    let text: string;
+    try {
+      text = await request.text();
+    } catch {
+      // The client went away mid-body (nobody reads this answer): not a server error worth a stack trace.
+      return json(400, { detail: "Request body incomplete" });
+    }
     if (text.length > MAX_BODY_BYTES) return json(413, { detail: "Request body too large" });
     body = {};
     if (text.trim()) {

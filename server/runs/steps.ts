@@ -77,7 +77,7 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       [taskId],
     );
     if (!task) return null;
-    const [{ open, recent }] = (await query<TaskRuns>(
+    const { open, recent } = (await query<TaskRuns>(
       `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
                           FROM executions e WHERE e.task_id = $1 AND e.status IN ('pending', 'running')), '[]') AS open,
               coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
@@ -86,7 +86,7 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
                             FROM executions e WHERE e.task_id = $1 AND e.status = 'success'
                            ORDER BY e.created_at DESC LIMIT $2) r), '[]') AS recent`,
       [taskId, RECENT_RUNS],
-    )) as [TaskRuns];
+    ))[0]!;
     if ("executionId" in trigger) {
       const started = await query(
         `UPDATE executions SET status = 'running', started_at = $3 WHERE id = $1 AND task_id = $2 AND status = 'pending' RETURNING id`,

@@ -1,4 +1,5 @@
 /** Bad input gets a clear 4xx, never a 5xx, and the embedded database survives crashes. */
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { call, createTask, newUser } from "../helpers/api";
 import { startAgain, startServer } from "../helpers/server";
@@ -47,6 +48,19 @@ describe("bad input", () => {
       const r = await call(method, "/api/v1/tasks", { auth: u.token });
       expect(r.status, method).toBeLessThan(500);
     }
+  });
+
+  it("takes a client that hangs up mid-body quietly", async () => {
+    const own = await startServer({ SERVICE_NOAUTH: "1" });
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(own.port, "127.0.0.1", () => {
+        socket.write("POST /api/v1/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":");
+        setTimeout(() => (socket.destroy(), resolve()), 300);
+      });
+    });
+    expect((await call("POST", "/api/v1/tasks", { base: own.url, body: { search_query: "after" } })).status).toBe(200);
+    await own.stop();
+    expect(own.output()).not.toMatch(/Error|⨯/);
   });
 });
 
