@@ -5,8 +5,8 @@
  * engine can checkpoint them.
  */
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } from "../agent";
-import { env } from "../env";
 import { transaction, type Query } from "../db/sql";
+import { isStuck, STUCK_ERROR } from "../tasks/executions";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -44,8 +44,6 @@ export type Recorded = { notify: boolean; nextRun: string | null };
 const RECENT_RUNS = 5;
 /** Delay before retrying after consecutive failures: 1 min, 5 min, 15 min, 1 h, then every 3 h. */
 const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60 * 60_000];
-
-const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > env.EXECUTION_STUCK_AFTER_MS;
 
 type ClaimedTask = {
   user_id: string;
@@ -98,8 +96,9 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
     const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
     if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
     if (stuck.length)
-      await query(`UPDATE executions SET status = 'failed', error_message = 'superseded: stuck', completed_at = $2 WHERE id = ANY($1::uuid[])`, [
+      await query(`UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = ANY($1::uuid[])`, [
         stuck.map((e) => e.id),
+        STUCK_ERROR,
         new Date(now),
       ]);
     const [created] = await query<{ id: string }>(

@@ -8,6 +8,10 @@ import { executionView } from "./views";
 export const ALREADY_RUNNING = "Task is already running or pending. Use force=true to override.";
 const OPEN: ExecutionStatus[] = ["pending", "running"];
 
+/** An open execution older than EXECUTION_STUCK_AFTER is stuck: a new run (by hand or scheduled) fails it with this. */
+export const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > env.EXECUTION_STUCK_AFTER_MS;
+export const STUCK_ERROR = "superseded: stuck";
+
 /**
  * Creates a pending execution and hands it to the scheduler. An open execution blocks (409) unless it is
  * stuck (older than EXECUTION_STUCK_AFTER: failed as superseded) or `force` is given (cancelled).
@@ -18,13 +22,13 @@ export async function startExecution(taskId: string, force = false) {
     // Lock the watch row so two concurrent "run now" calls cannot both pass the open-execution check.
     await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
     const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: OPEN } }, select: { id: true, started_at: true } });
-    const stuck = open.filter((e) => now - e.started_at.getTime() > env.EXECUTION_STUCK_AFTER_MS);
+    const stuck = open.filter((e) => isStuck(e.started_at, now));
     const live = open.filter((e) => !stuck.includes(e));
     if (live.length && !force) throw apiError(409, ALREADY_RUNNING);
     if (stuck.length)
       await tx.execution.updateMany({
         where: { id: { in: stuck.map((e) => e.id) } },
-        data: { status: "failed", error_message: "superseded: stuck", completed_at: new Date(now) },
+        data: { status: "failed", error_message: STUCK_ERROR, completed_at: new Date(now) },
       });
     if (live.length)
       await tx.execution.updateMany({

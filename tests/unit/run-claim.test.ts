@@ -1,7 +1,8 @@
 /**
- * The claim of a scheduled run (server/runs/steps.ts) racing a "Run now": the claim waits for the watch's
- * lock and must then see the execution the other transaction created, instead of starting a second run.
- * On PostgreSQL in the Postgres tier (DATABASE_URL), on the embedded database otherwise.
+ * Starting a run against executions already open: a scheduled run's claim (server/runs/steps.ts) and "Run now"
+ * (server/tasks/executions.ts). A live run blocks both; a stuck one is failed and superseded. The claim racing a
+ * Run now waits for the watch's lock and must then see the execution the other transaction created, instead of
+ * starting a second run. On PostgreSQL in the Postgres tier (DATABASE_URL), on the embedded database otherwise.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,9 +12,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, openDatabase, type Database } from "@/server/db";
 import { applyMigrations } from "@/server/db/schema-engine";
 import { beginRun } from "@/server/runs/steps";
+import { setScheduler, type Scheduler } from "@/server/scheduler";
+import { ALREADY_RUNNING, startExecution } from "@/server/tasks/executions";
 import { freshDatabaseUrl } from "../helpers/server";
 
 let database: Database;
+const handedOver: string[] = [];
+const recording: Scheduler = {
+  name: "recording",
+  arm: async () => {},
+  disarm: async () => {},
+  runNow: async (_taskId, executionId) => void handedOver.push(`run ${executionId}`),
+  cancelRun: async (executionId) => void handedOver.push(`cancel ${executionId}`),
+  health: async () => "ok",
+};
+
+async function activeWatch(nextRun: Date) {
+  const user = await db.user.create({ data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "c@example.com" } });
+  return db.task.create({
+    data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", state: "active", next_run: nextRun },
+  });
+}
+const HOUR = 3_600_000;
 
 beforeAll(async () => {
   database = await openDatabase({
@@ -21,19 +41,18 @@ beforeAll(async () => {
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-")),
     prepare: async (url) => void (await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))),
   });
+  setScheduler(recording);
 }, 60_000);
 
 afterAll(async () => {
+  setScheduler(undefined);
   await database?.close();
 });
 
 describe("claiming a scheduled run", () => {
   it("waits for a concurrent Run now and then leaves the run to it", async () => {
-    const user = await db.user.create({ data: { clerk_user_id: "user_claim", email: "c@example.com" } });
     const at = new Date();
-    const task = await db.task.create({
-      data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", state: "active", next_run: at },
-    });
+    const task = await activeWatch(at);
 
     // What startExecution does, held open: lock the watch, add a pending execution, link it.
     const runNow = await database.pool.connect();
@@ -50,5 +69,36 @@ describe("claiming a scheduled run", () => {
     expect(await claim).toBeNull();
     const open = await db.execution.findMany({ where: { task_id: task.id, status: { in: ["pending", "running"] } } });
     expect(open.map((e) => e.id)).toEqual([rows[0].id]);
+  });
+
+  it("is left to a live run, and fails a stuck one as superseded", async () => {
+    const at = new Date();
+    const live = await activeWatch(at);
+    await db.execution.create({ data: { task_id: live.id, status: "running", started_at: new Date(Date.now() - 60_000) } });
+    expect(await beginRun(live.id, { scheduledFor: at.getTime() })).toBeNull();
+
+    const stuck = await activeWatch(at);
+    const old = await db.execution.create({ data: { task_id: stuck.id, status: "running", started_at: new Date(Date.now() - 2 * HOUR) } });
+    const plan = await beginRun(stuck.id, { scheduledFor: at.getTime() });
+    expect(plan).not.toBeNull();
+    expect(await db.execution.findUnique({ where: { id: old.id } })).toMatchObject({ status: "failed", error_message: "superseded: stuck" });
+    expect((await db.task.findUnique({ where: { id: stuck.id } }))!.last_execution_id).toBe(plan!.executionId);
+  });
+});
+
+describe("Run now", () => {
+  it("answers 409 while a run is live, fails a stuck one as superseded, cancels a live one when forced", async () => {
+    const task = await activeWatch(new Date(Date.now() + HOUR));
+    const live = await db.execution.create({ data: { task_id: task.id, status: "running", started_at: new Date(Date.now() - 60_000) } });
+    await expect(startExecution(task.id)).rejects.toMatchObject({ message: ALREADY_RUNNING });
+
+    await db.execution.update({ where: { id: live.id }, data: { started_at: new Date(Date.now() - 2 * HOUR) } });
+    const next = await startExecution(task.id);
+    expect(await db.execution.findUnique({ where: { id: live.id } })).toMatchObject({ status: "failed", error_message: "superseded: stuck" });
+    expect(next.status).toBe("pending");
+
+    const forced = await startExecution(task.id, true);
+    expect(await db.execution.findUnique({ where: { id: next.id } })).toMatchObject({ status: "cancelled" });
+    expect(handedOver).toEqual(expect.arrayContaining([`cancel ${live.id}`, `run ${next.id}`, `cancel ${next.id}`, `run ${forced.id}`]));
   });
 });
