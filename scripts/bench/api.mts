@@ -17,7 +17,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { applyMigrations } from "../../server/db/schema-engine.ts";
 import { throwawayPostgres } from "./postgres.mjs";
-import { productArgs, stopped } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -74,7 +74,7 @@ if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
 
 type Server = { name: string; port: number; child: ChildProcess; prefix: string };
 async function start(name: string, args: string[], port: number, prefix: string, cwd = root): Promise<Server> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...args], {
+  const child = spawn(process.execPath, [...benchNodeArgs, ...args], {
     cwd,
     // The write limit (60/min per user) would turn the POST run into a 429 benchmark.
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOSTNAME: "127.0.0.1", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_USER_PER_MIN: "100000000" },

@@ -9,6 +9,9 @@ const flags = /^node (.*?)\s*scripts\/start\.mjs$/.exec(start)?.[1]?.split(" ").
 
 export const productArgs = [...flags, path.join(root, "scripts/start.mjs")];
 
+/** BENCH_SERVER_NODE_ARGS: extra node flags for the benchmarked servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+export const benchNodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+
 /** SIGTERM, then resolves once the process has exited (at most 15 s). */
 export const stopped = (child) =>
   new Promise((resolve) => {

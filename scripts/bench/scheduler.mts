@@ -14,7 +14,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { applyMigrations } from "../../server/db/schema-engine.ts";
 import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "./postgres.mjs";
-import { productArgs, stopped } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);
@@ -72,7 +72,7 @@ const model = await startModelStub(() => ({
   finding_key: null, next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(), next_run_reason: "later", done: false, state: {},
 }));
 const searx = await startSearxStub();
-const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...productArgs], {
+const server = spawn(process.execPath, [...benchNodeArgs, ...productArgs], {
   cwd: root,
   env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "18110", HOSTNAME: "127.0.0.1", AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url, LOG_LEVEL: "warn" },
   stdio: ["ignore", "pipe", "inherit"],
