@@ -32,9 +32,9 @@ describe("SDK with an API key", () => {
     expect((await sdk.watches.get(created.id)).id).toBe(created.id);
     expect((await sdk.watches.update(created.id, { name: "renamed" })).name).toBe("renamed");
 
+    // No model here, so the run fails at once: the 409 while a run is open is checked with the stub model below.
     const execution = await sdk.watches.execute(created.id);
     expect(execution.status).toMatch(/pending|running|failed|success/);
-    await expect(sdk.watches.execute(created.id)).rejects.toBeInstanceOf(ConflictError);
     expect((await sdk.watches.execute(created.id, { force: true })).id).not.toBe(execution.id);
     expect((await sdk.watches.executions(created.id, { limit: 1 })).length).toBe(1);
     expect(await sdk.watches.findings(created.id)).toEqual([]);
@@ -129,7 +129,8 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
   let searx: Awaited<ReturnType<typeof startSearxStub>>;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   beforeAll(async () => {
-    [model, searx, receiver] = await Promise.all([startModelStub(), startSearxStub(), startWebhookReceiver()]);
+    // The model answers after 1 s, so a second "run now" finds the first one still open.
+    [model, searx, receiver] = await Promise.all([startModelStub(undefined, { answerDelayMs: 1000 }), startSearxStub(), startWebhookReceiver()]);
     dev = await startServer({
       SERVICE_NOAUTH: "1",
       AGENT_MODEL: "openai-compatible:stub",
@@ -160,6 +161,7 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     const secret = await sdk.webhookSecret.get();
     const task = await sdk.watch("Postgres 19 beta release").when("a beta release is announced").notify({ webhook: `${receiver.url}/hook` }).paused().create();
     const execution = await sdk.watches.execute(task.id);
+    await expect(sdk.watches.execute(task.id)).rejects.toBeInstanceOf(ConflictError);
     let sends = await sdk.notifications.sends({ task_id: task.id, notification_type: "webhook" });
     for (let i = 0; i < 100 && sends.total === 0; i++) {
       await new Promise((r) => setTimeout(r, 200));
