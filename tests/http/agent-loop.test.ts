@@ -9,6 +9,7 @@ import { call } from "../helpers/api";
 import { startAgain, startServer, type RunningServer } from "../helpers/server";
 import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
+import { settledSends, waitFor } from "../helpers/wait";
 
 type Stub = Awaited<ReturnType<typeof startModelStub>>;
 let model: Stub;
@@ -20,16 +21,6 @@ let server: RunningServer;
 let findingKey = "pg19-beta1";
 
 const env = () => stubbedServiceEnv({ model, searx, resend });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const base = () => server.url;
 const executions = async (id: string) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base: base() })).body as any[];
@@ -103,10 +94,9 @@ describe("agent loop end to end", () => {
     expect(mail).toMatchObject({ to: "test@localhost", subject: "PostgreSQL 19 Beta 1 is out" });
     expect(mail.html).toContain("Pause this watch");
 
-    const sends = await waitFor("two send records", async () => {
-      const r = (await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body;
-      return r.total >= 2 && r;
-    });
+    const sends = await waitFor("two settled send records", async () =>
+      settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body, 2),
+    );
     expect(sends.sends.map((s: any) => `${s.notification_type}:${s.status}`).sort()).toEqual(["email:sent", "webhook:sent"]);
     const findings = (await call("GET", `/api/v1/tasks/${id}/notifications`, { base: base() })).body;
     expect(findings.map((e: any) => e.id)).toEqual([run.id]);
@@ -130,10 +120,9 @@ describe("agent loop end to end", () => {
     });
     const id = created.body.id;
     await finished(id, 1);
-    const sends = await waitFor("both send records settled", async () => {
-      const r = (await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body;
-      return r.sends.length === 2 && r.sends.every((s: any) => s.error_message !== "delivery interrupted") && r;
-    });
+    const sends = await waitFor("both send records settled", async () =>
+      settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body, 2),
+    );
     const byType = Object.fromEntries(sends.sends.map((s: any) => [s.notification_type, s]));
     expect(byType.webhook).toMatchObject({ status: "failed", error_message: "HTTP 500", recipient: `${failing.url}/hook` });
     expect(byType.email).toMatchObject({ status: "sent", recipient: "test@localhost" });

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { startStub } from "../helpers/stubs/http";
 import { startModelStub, startSearxStub } from "../helpers/stubs/model";
 import { startWebhookReceiver } from "../helpers/stubs/receivers";
+import { settledSends, waitFor } from "../helpers/wait";
 
 it("client/openapi.json is what the server serves (run `npm run client:snapshot` after API changes)", async () => {
   const served = await call("GET", "/api/v1/openapi.json");
@@ -162,11 +163,9 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     const task = await sdk.watch("Postgres 19 beta release").when("a beta release is announced").notify({ webhook: `${receiver.url}/hook` }).paused().create();
     const execution = await sdk.watches.execute(task.id);
     await expect(sdk.watches.execute(task.id)).rejects.toBeInstanceOf(ConflictError);
-    let sends = await sdk.notifications.sends({ task_id: task.id, notification_type: "webhook" });
-    for (let i = 0; i < 100 && sends.total === 0; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      sends = await sdk.notifications.sends({ task_id: task.id, notification_type: "webhook" });
-    }
+    const sends = await waitFor("the webhook's settled send record", async () =>
+      settledSends(await sdk.notifications.sends({ task_id: task.id, notification_type: "webhook" }), 1),
+    );
     expect(sends.sends[0]).toMatchObject({ status: "sent", execution_id: execution.id });
     expect((await sdk.watches.findings(task.id)).map((f) => f.id)).toEqual([execution.id]);
     expect(new Set(authorization)).toEqual(new Set([null]));

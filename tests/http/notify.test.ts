@@ -5,6 +5,7 @@ import { call } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
 import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
+import { settledSends, waitFor } from "../helpers/wait";
 
 let server: RunningServer;
 let model: Awaited<ReturnType<typeof startModelStub>>;
@@ -33,13 +34,10 @@ async function runOnce(taskId: string) {
   const before = (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}`)).body.total;
   const started = await api("POST", `/api/v1/tasks/${taskId}/execute`);
   expect(started.status).toBe(200);
-  for (let i = 0; i < 100; i++) {
-    const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}`)).body;
-    // The page and the total are two queries: a record can land between them.
-    if (sends.total > before && sends.sends.length > before && sends.sends.every((s: any) => s.error_message !== "delivery interrupted")) return sends.sends[0];
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("no send record");
+  const sends = await waitFor("a settled send record", async () =>
+    settledSends((await api("GET", `/api/v1/notifications/sends?task_id=${taskId}`)).body, before + 1),
+  );
+  return sends.sends[0];
 }
 
 describe("email rules", () => {
