@@ -24,7 +24,11 @@ export class AgentError extends Error {}
 const MAX_STEPS = 8;
 const MAX_OUTPUT_TOKENS = 4096;
 
-function resolveModel(override?: LanguageModel): { model: LanguageModel; tools: ToolSet; name: string } {
+type Resolved = { model: LanguageModel; tools: ToolSet; name: string };
+/** Creating a provider's model builds its response schemas, which costs more than the rest of a run: once per configuration. */
+let created: { key: string; resolved: Resolved } | undefined;
+
+function resolveModel(override?: LanguageModel): Resolved {
   if (override) return { model: override, tools: {}, name: typeof override === "string" ? override : `${override.provider}:${override.modelId}` };
   let choice;
   try {
@@ -33,11 +37,15 @@ function resolveModel(override?: LanguageModel): { model: LanguageModel; tools: 
     if (e instanceof ModelConfigError) throw new AgentError(e.message);
     throw e;
   }
-  const { model, nativeSearch } = createModel(choice);
-  const useOwnSearch = nativeSearch === null || !!env.SEARCH_PROVIDER;
-  if (useOwnSearch && !searchProvider())
-    throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`);
-  return { model, tools: useOwnSearch ? searchTools() : (nativeSearch ?? {}), name: `${choice.provider}:${choice.modelId}` };
+  const key = JSON.stringify(choice);
+  if (created?.key !== key) {
+    const { model, nativeSearch } = createModel(choice);
+    const useOwnSearch = nativeSearch === null || !!env.SEARCH_PROVIDER;
+    if (useOwnSearch && !searchProvider())
+      throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`);
+    created = { key, resolved: { model, tools: useOwnSearch ? searchTools : (nativeSearch ?? {}), name: `${choice.provider}:${choice.modelId}` } };
+  }
+  return created.resolved;
 }
 
 function describeFailure(e: unknown, modelName: string, timedOut: boolean): AgentError {
