@@ -1,7 +1,9 @@
-/** Pure pieces of the watch API: the state machine, scrubbing of non-owner views, and the 422 error mapping. */
+/** Pure pieces of the watch API: the state machine, scrubbing of non-owner views, the 422 error mapping and what counts as a database outage. */
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { validationDetails } from "@/server/api/errors";
+import { Prisma } from "@/server/db";
+import { isDatabaseUnavailable } from "@/server/db/availability";
 import { checkTransition } from "@/server/tasks/service";
 import { ownerTaskView, publicTaskView, type TaskRow } from "@/server/tasks/views";
 
@@ -85,5 +87,22 @@ describe("422 mapping", () => {
     const r = schema.safeParse({});
     const details = validationDetails(r.error!.issues, {}, locate);
     expect(details.find((d) => d.loc[1] === "name")).toEqual({ type: "missing", loc: ["body", "name"], msg: "Field required", input: {} });
+  });
+});
+
+describe("database availability (503 instead of 500)", () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+  it("recognises an unreachable or restarting database from Prisma or node-postgres", () => {
+    expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("Can't reach database server", { code: "P1001", clientVersion: "7" }))).toBe(true);
+    expect(isDatabaseUnavailable(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true);
+    expect(isDatabaseUnavailable(withCode("terminating connection due to administrator command", "57P01"))).toBe(true);
+    expect(isDatabaseUnavailable(withCode("the database system is starting up", "57P03"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+  });
+  it("leaves bugs and other services' failures as they are", () => {
+    expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "7" }))).toBe(false);
+    expect(isDatabaseUnavailable(withCode('relation "tasks" does not exist', "42P01"))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("fetch failed", { cause: withCode("connect ECONNREFUSED", "ECONNREFUSED") }))).toBe(false);
+    expect(isDatabaseUnavailable(new Error("boom"))).toBe(false);
   });
 });

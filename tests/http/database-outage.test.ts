@@ -1,0 +1,68 @@
+/**
+ * The database goes away under a running server and comes back: requests meanwhile get 503 with Retry-After (never
+ * a 500, nothing half-written), and afterwards the API and the scheduler carry on without a restart. Needs its own
+ * PostgreSQL cluster to stop (Debian's postgresql, run as root, as in CI's second tier); skipped where there is none.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canRunThrowawayPostgres, throwawayPostgres } from "../../scripts/bench/postgres.mjs";
+import { call } from "../helpers/api";
+import { startServer, type RunningServer } from "../helpers/server";
+import { startModelStub, startSearxStub } from "../helpers/stubs/model";
+import { waitFor } from "../helpers/wait";
+
+describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
+  let cluster: Awaited<ReturnType<typeof throwawayPostgres>>;
+  let model: Awaited<ReturnType<typeof startModelStub>>;
+  let searx: Awaited<ReturnType<typeof startSearxStub>>;
+  let server: RunningServer;
+  const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
+  const succeeded = async (id: string) =>
+    ((await api("GET", `/api/v1/tasks/${id}/executions`)).body as { status: string }[]).filter((e) => e.status === "success").length;
+
+  beforeAll(async () => {
+    [cluster, model, searx] = await Promise.all([throwawayPostgres(), startModelStub(), startSearxStub()]);
+    server = await startServer({
+      DATABASE_URL: cluster.url,
+      SERVICE_NOAUTH: "1",
+      AGENT_MODEL: "openai-compatible:stub",
+      AGENT_BASE_URL: `${model.url}/v1`,
+      SEARXNG_URL: searx.url,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    cluster?.stop();
+    await Promise.all([model?.close(), searx?.close()]);
+  });
+
+  it("answers 503 while the database is down, then carries on", async () => {
+    const created = await api("POST", "/api/v1/tasks", { search_query: "outage test", run_immediately: true });
+    expect(created.status).toBe(200);
+    const id = created.body.id as string;
+    await waitFor("the first run", async () => (await succeeded(id)) === 1);
+
+    cluster.stop();
+    for (const [method, path, body] of [
+      ["GET", "/api/v1/tasks"],
+      ["GET", `/api/v1/tasks/${id}`],
+      ["POST", "/api/v1/tasks", { search_query: "written during the outage" }],
+      ["POST", `/api/v1/tasks/${id}/execute`],
+    ] as const) {
+      const res = await api(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(503);
+      expect(res.body).toEqual({ detail: "Service temporarily unavailable: the database cannot be reached. Try again shortly." });
+      expect(res.headers.get("retry-after")).toBe("5");
+    }
+    expect((await api("GET", "/api/health")).status).toBe(503);
+
+    cluster.start();
+    await waitFor("the database to be reachable again", async () => (await api("GET", "/api/health")).status === 200);
+    const list = await api("GET", "/api/v1/tasks");
+    expect(list.status).toBe(200);
+    expect(list.body.map((t: { search_query: string }) => t.search_query)).toEqual(["outage test"]);
+    expect((await api("POST", `/api/v1/tasks/${id}/execute`)).status).toBe(200);
+    await waitFor("a run after the outage", async () => (await succeeded(id)) === 2, 30_000);
+    expect(server.process.exitCode).toBeNull();
+    expect(server.output()).not.toMatch(/Internal Server Error|⨯/);
+  });
+});
