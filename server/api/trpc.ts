@@ -8,7 +8,7 @@ import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
-import { isDatabaseUnavailable } from "../db/availability";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
 import { apiError, EXPOSED, isZodError, validationDetails, type Location } from "./errors";
 
@@ -72,8 +72,6 @@ export function syncParsed<T extends z.ZodType>(schema: T): T {
 // 3. Procedures
 export const router = t.router;
 
-const DATABASE_RETRY_AFTER_SECONDS = 5;
-
 /** A database that cannot be reached (down, restarting) is a 503 with Retry-After, which clients retry; not a 500. */
 const databaseAvailability = t.middleware(async ({ ctx, next }) => {
   const result = await next();
@@ -82,7 +80,7 @@ const databaseAvailability = t.middleware(async ({ ctx, next }) => {
   if (!isDatabaseUnavailable(cause)) return result;
   console.error(`[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
   ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
-  throw apiError(503, "Service temporarily unavailable: the database cannot be reached. Try again shortly.");
+  throw apiError(503, DATABASE_UNAVAILABLE);
 });
 
 export const publicProcedure = t.procedure.use(databaseAvailability);

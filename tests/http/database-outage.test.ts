@@ -47,6 +47,7 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
       ["GET", `/api/v1/tasks/${id}`],
       ["POST", "/api/v1/tasks", { search_query: "written during the outage" }],
       ["POST", `/api/v1/tasks/${id}/execute`],
+      ["GET", `/api/v1/public/tasks/id/${id}/rss`],
     ] as const) {
       const res = await api(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(503);

@@ -1,5 +1,6 @@
 /** RSS of a public watch's findings. XML, so served here rather than through the JSON OpenAPI adapter. */
 import { z } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@/server/db/availability";
 import { publicTaskRss } from "@/server/public/service";
 import { rateLimitMessage, takeToken } from "@/server/ratelimit";
 
@@ -19,6 +20,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     return new Response(xml, { headers: { ...verdict.headers, "content-type": "application/rss+xml; charset=utf-8" } });
   } catch (e) {
     if ((e as { code?: string }).code === "NOT_FOUND") return Response.json({ detail: "Task not found" }, { status: 404, headers: verdict.headers });
+    if (isDatabaseUnavailable(e))
+      return Response.json({ detail: DATABASE_UNAVAILABLE }, { status: 503, headers: { ...verdict.headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } });
     console.error("rss failed", e);
     return Response.json({ detail: "Internal Server Error" }, { status: 500 });
   }
