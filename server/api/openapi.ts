@@ -6,7 +6,7 @@
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { appRouter } from "./root";
 
-type Response = { description?: string; content?: unknown };
+type Response = { description?: string; content?: unknown; headers?: unknown };
 type Operation = {
   parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }> };
@@ -22,6 +22,12 @@ const errorBody = (description: string): Response => ({
     },
   },
 });
+
+/** Any endpoint while the database cannot be reached (server/db/availability.ts). */
+const unavailableBody: Response = {
+  ...errorBody("The database cannot be reached; retry after `Retry-After` seconds"),
+  headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } },
+};
 
 const validationBody: Response = {
   description: "Validation error",
@@ -71,6 +77,7 @@ function build() {
         if (Number(status) >= 400) responses[status] = errorBody(r.description ?? "Error");
       responses["422"] = validationBody;
       responses["500"] ??= errorBody("Internal error");
+      responses["503"] ??= unavailableBody;
       op.responses = responses;
       if (method === "post" && path === "/api/v1/tasks/{id}/execute") {
         delete op.requestBody;
@@ -95,6 +102,7 @@ function build() {
         "404": errorBody("Task not found"),
         "422": validationBody,
         "429": errorBody("Rate limit exceeded"),
+        "503": unavailableBody,
       },
     },
   } as never;
