@@ -6,6 +6,7 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { env } from "../env";
 import { db } from "../db";
+import { isDatabaseUnavailable } from "../db/availability";
 import { deliverEmail, deliverWebhook, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
 import type { Scheduler } from "../scheduler";
 import { beginRun, evaluateRun, recordOutcome, type RunTrigger } from "./steps";
@@ -28,21 +29,29 @@ async function enqueueRun(taskId: string, trigger: RunTrigger) {
   })(taskId, trigger);
 }
 
+/**
+ * The engine's checkpoints wait out a database outage (a restart, a failover) by themselves, and every step starts
+ * right after one; a step's own statements can still meet the outage when it begins in between. Those steps retry
+ * too (1 s doubling, for about half an hour, only while the database is unreachable): a run failed there would leave
+ * its execution open and its watch without a next wake-up. The record step is safe to repeat (`alreadyRecorded`).
+ */
+const DATABASE_STEP = { retriesAllowed: true, shouldRetry: isDatabaseUnavailable, intervalSeconds: 1, backoffRate: 2, maxAttempts: 12 };
+
 async function watchRunWorkflow(taskId: string, trigger: RunTrigger) {
-  const plan = await DBOS.runStep(() => beginRun(taskId, trigger), { name: "begin" });
+  const plan = await DBOS.runStep(() => beginRun(taskId, trigger), { name: "begin", ...DATABASE_STEP });
   if (!plan) return;
   const outcome = await DBOS.runStep(() => evaluateRun(plan), { name: "evaluate" });
-  const recorded = await DBOS.runStep(() => recordOutcome(taskId, plan.executionId, outcome), { name: "persist" });
+  const recorded = await DBOS.runStep(() => recordOutcome(taskId, plan.executionId, outcome), { name: "persist", ...DATABASE_STEP });
   if (recorded.nextRun) await enqueueRun(taskId, { scheduledFor: new Date(recorded.nextRun).getTime() });
   if (!recorded.notify) return;
-  await DBOS.runStep(() => deliverEmail(plan.executionId), { name: "deliver-email" });
+  await DBOS.runStep(() => deliverEmail(plan.executionId), { name: "deliver-email", ...DATABASE_STEP });
   // Retries wait up to half an hour: in their own workflow, off the run queue.
   await DBOS.startWorkflow(webhookDelivery, { workflowID: `webhook:${plan.executionId}` })(plan.executionId);
 }
 
 async function webhookDeliveryWorkflow(executionId: string) {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await DBOS.runStep(() => deliverWebhook(executionId, attempt), { name: `deliver-webhook-${attempt}` });
+    const outcome = await DBOS.runStep(() => deliverWebhook(executionId, attempt), { name: `deliver-webhook-${attempt}`, ...DATABASE_STEP });
     if (!outcome.retry) return;
     await DBOS.sleep(WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
   }

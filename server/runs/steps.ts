@@ -171,6 +171,22 @@ async function consecutiveFailures(query: Query, taskId: string) {
 }
 
 /**
+ * A record that finds its execution no longer running: cancelled meanwhile (nothing to do), or recorded by an
+ * earlier attempt of this same step whose commit went through while its answer was lost with the connection (the
+ * step is retried while the database is unreachable): then the same answer again, from what was stored.
+ */
+async function alreadyRecorded(query: Query, executionId: string, status: "success" | "failed", error: string | null): Promise<Recorded> {
+  const [row] = await query<{ notified: boolean; active: boolean; next_run: Date | null }>(
+    `SELECT e.notification IS NOT NULL AS notified, t.state = 'active' AS active, t.next_run
+       FROM executions e JOIN tasks t ON t.id = e.task_id
+      WHERE e.id = $1 AND e.status = $2::"ExecutionStatus" AND e.error_message IS NOT DISTINCT FROM $3`,
+    [executionId, status, error],
+  );
+  if (!row) return { notify: false, nextRun: null };
+  return { notify: row.notified, nextRun: row.active && row.next_run ? row.next_run.toISOString() : null };
+}
+
+/**
  * Persists the outcome on the execution and the watch (last_known_state, next_run, completion). An execution
  * cancelled meanwhile (forced re-run, deleted watch) records nothing. Returns whether to notify and the
  * watch's next wake-up (null when it is not active).
@@ -187,7 +203,8 @@ export async function recordOutcome(taskId: string, executionId: string, outcome
         `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = $1 AND status = 'running' RETURNING id`,
         [executionId, outcome.error, now],
       );
-      if (!failed.length || !active) return { notify: false, nextRun: null };
+      if (!failed.length) return alreadyRecorded(query, executionId, "failed", outcome.error);
+      if (!active) return { notify: false, nextRun: null };
       const failures = await consecutiveFailures(query, taskId);
       const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
       const nextRun = new Date(now.getTime() + delay);
@@ -212,7 +229,7 @@ export async function recordOutcome(taskId: string, executionId: string, outcome
         WHERE id = $1 AND status = 'running' RETURNING id`,
       [executionId, now, d.condition_met, JSON.stringify(result), d.notification && JSON.stringify(d.notification), JSON.stringify(d.sources)],
     );
-    if (!recorded.length) return { notify: false, nextRun: null };
+    if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
     await query(

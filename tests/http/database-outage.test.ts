@@ -1,6 +1,7 @@
 /**
  * The database goes away under a running server and comes back: requests meanwhile get 503 with Retry-After (never
- * a 500, nothing half-written), and afterwards the API and the scheduler carry on without a restart. Needs its own
+ * a 500, nothing half-written), a run caught in the middle finishes and re-arms its watch, and afterwards the API and
+ * the scheduler carry on without a restart. Needs its own
  * PostgreSQL cluster to stop (Debian's postgresql, run as root, as in CI's second tier); skipped where there is none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +21,8 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
     ((await api("GET", `/api/v1/tasks/${id}/executions`)).body as { status: string }[]).filter((e) => e.status === "success").length;
 
   beforeAll(async () => {
-    [cluster, model, searx] = await Promise.all([throwawayPostgres(), startModelStub(), startSearxStub()]);
+    // The model answers after a moment, so the database can go away while a run waits for it.
+    [cluster, model, searx] = await Promise.all([throwawayPostgres(), startModelStub(undefined, { answerDelayMs: 1500 }), startSearxStub()]);
     server = await startServer({
       DATABASE_URL: cluster.url,
       SERVICE_NOAUTH: "1",
@@ -65,5 +67,19 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
     await waitFor("a run after the outage", async () => (await succeeded(id)) === 2, 30_000);
     expect(server.process.exitCode).toBeNull();
     expect(server.output()).not.toMatch(/Internal Server Error|⨯/);
+  });
+
+  it("finishes a run caught by the outage and re-arms its watch", async () => {
+    const calls = model.calls();
+    const created = await api("POST", "/api/v1/tasks", { search_query: "caught mid-run", run_immediately: true });
+    const id = created.body.id as string;
+    await waitFor("the model's answer to be under way", async () => model.calls() >= calls + 2);
+    cluster.stop();
+    await new Promise((r) => setTimeout(r, 3000)); // the answer arrives; recording it finds no database
+    cluster.start();
+    await waitFor("the run to be recorded", async () => (await succeeded(id)) === 1, 60_000);
+    const task = (await api("GET", `/api/v1/tasks/${id}`)).body;
+    expect(task.state).toBe("active");
+    expect(new Date(task.next_run).getTime()).toBeGreaterThan(Date.now() + 3_600_000);
   });
 });

@@ -2,7 +2,8 @@
  * Starting a run against executions already open: a scheduled run's claim (server/runs/steps.ts) and "Run now"
  * (server/tasks/executions.ts). A live run blocks both; a stuck one is failed and superseded. The claim racing a
  * Run now waits for the watch's lock and must then see the execution the other transaction created, instead of
- * starting a second run. On PostgreSQL in the Postgres tier (DATABASE_URL), on the embedded database otherwise.
+ * starting a second run. Recording an outcome twice (a retried step) answers the same. On PostgreSQL in the Postgres
+ * tier (DATABASE_URL), on the embedded database otherwise.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +12,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, openDatabase, type Database } from "@/server/db";
 import { applyMigrations } from "@/server/db/schema-engine";
-import { beginRun } from "@/server/runs/steps";
+import { beginRun, recordOutcome } from "@/server/runs/steps";
 import { setScheduler, type Scheduler } from "@/server/scheduler";
 import { ALREADY_RUNNING, startExecution } from "@/server/tasks/executions";
 import { freshDatabaseUrl } from "../helpers/server";
@@ -100,5 +101,36 @@ describe("Run now", () => {
     const forced = await startExecution(task.id, true);
     expect(await db.execution.findUnique({ where: { id: next.id } })).toMatchObject({ status: "cancelled" });
     expect(handedOver).toEqual(expect.arrayContaining([`cancel ${live.id}`, `run ${next.id}`, `cancel ${next.id}`, `run ${forced.id}`]));
+  });
+});
+
+describe("recording a run's outcome", () => {
+  const decision = (over: Record<string, unknown> = {}) => ({
+    ok: true as const,
+    decision: {
+      condition_met: true, answer: "a", evidence: "e", confidence: 0.9, sources: [], notification: { title: "t", markdown: "m" },
+      next_run: new Date(Date.now() + HOUR).toISOString(), next_run_reason: "r", done: false, last_known_state: {}, ...over,
+    },
+    model: "m", usage: { input_tokens: 1, output_tokens: 1 }, duration_ms: 1,
+  });
+
+  it("answers a repeated record (a retry after a lost commit) as the first one, and a cancelled run with nothing", async () => {
+    const at = new Date();
+    const task = await activeWatch(at);
+    const plan = (await beginRun(task.id, { scheduledFor: at.getTime() }))!;
+    const outcome = decision();
+    const first = await recordOutcome(task.id, plan.executionId, outcome);
+    expect(first).toEqual({ notify: true, nextRun: outcome.decision.next_run });
+    expect(await recordOutcome(task.id, plan.executionId, outcome)).toEqual(first);
+
+    const failing = await activeWatch(at);
+    const failed = (await beginRun(failing.id, { scheduledFor: at.getTime() }))!;
+    const retry = await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" });
+    expect(retry.nextRun).not.toBeNull();
+    expect(await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" })).toEqual(retry);
+
+    const superseded = await startExecution(task.id);
+    await startExecution(task.id, true);
+    expect(await recordOutcome(task.id, superseded.id, decision())).toEqual({ notify: false, nextRun: null });
   });
 });
