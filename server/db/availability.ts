@@ -22,4 +22,3 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if (typeof code === "string" && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith("08"))) return true;
   return /^Connection terminated/.test(e.message);
 }
-
