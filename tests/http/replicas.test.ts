@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 import { freshDatabaseUrl, startServer } from "../helpers/server";
 import { decisionFor, startModelStub, startSearxStub } from "../helpers/stubs/model";
+import { waitFor } from "../helpers/wait";
 
 describe.skipIf(!process.env.DATABASE_URL)("two replicas on one PostgreSQL", () => {
   it("runs each due watch once", { timeout: 120_000 }, async () => {
@@ -18,15 +19,16 @@ describe.skipIf(!process.env.DATABASE_URL)("two replicas on one PostgreSQL", () 
         const target = i % 2 ? a : b;
         ids.push((await call("POST", "/api/v1/tasks", { base: target.url, body: { search_query: `replicated ${i}` } })).body.id);
       }
-      const deadline = Date.now() + 60_000;
-      let counts: number[] = [];
-      while (Date.now() < deadline) {
-        counts = await Promise.all(
-          ids.map(async (id) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base: a.url })).body.filter((e: any) => e.status === "success").length),
-        );
-        if (counts.every((c) => c >= 1)) break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await waitFor(
+        "every watch's first run",
+        async () => {
+          const counts = await Promise.all(
+            ids.map(async (id) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base: a.url })).body.filter((e: any) => e.status === "success").length),
+          );
+          return counts.every((c) => c >= 1);
+        },
+        60_000,
+      );
       await new Promise((r) => setTimeout(r, 2000));
       const final = await Promise.all(ids.map(async (id) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base: b.url })).body.length));
       expect(final).toEqual(ids.map(() => 1));

@@ -5,17 +5,12 @@
  * starting a second run. Recording an outcome twice (a retried step) answers the same. On PostgreSQL in the Postgres
  * tier (DATABASE_URL), on the embedded database otherwise.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, openDatabase, type Database } from "@/server/db";
-import { applyMigrations } from "@/server/db/schema-engine";
+import { db, type Database } from "@/server/db";
 import { beginRun, recordOutcome } from "@/server/runs/steps";
 import { setScheduler, type Scheduler } from "@/server/scheduler";
 import { ALREADY_RUNNING, startExecution } from "@/server/tasks/executions";
-import { freshDatabaseUrl } from "../helpers/server";
+import { openTestDatabase } from "../helpers/database";
 
 let database: Database;
 const handedOver: string[] = [];
@@ -37,11 +32,7 @@ async function activeWatch(nextRun: Date) {
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  database = await openDatabase({
-    databaseUrl: await freshDatabaseUrl(),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-")),
-    prepare: async (url) => void (await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))),
-  });
+  database = await openTestDatabase();
   setScheduler(recording);
 }, 60_000);
 

@@ -1,16 +1,12 @@
 /**
  * SPEC §3.1 rule 2: a state change whose scheduler call fails rolls back every change of the request and
- * answers 500. Run in-process on a real (embedded) database with a failing scheduler.
+ * answers 500. Run in-process on a real database (PostgreSQL in the Postgres tier) with a failing scheduler.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, openDatabase, type Database } from "@/server/db";
-import { applyMigrations } from "@/server/db/schema-engine";
+import { db, type Database } from "@/server/db";
 import { setScheduler, type Scheduler } from "@/server/scheduler";
 import { updateTask } from "@/server/tasks/service";
+import { openTestDatabase } from "../helpers/database";
 
 let database: Database;
 const calls: string[] = [];
@@ -30,11 +26,7 @@ const failing: Scheduler = {
 };
 
 beforeAll(async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-"));
-  database = await openDatabase({
-    dataDir,
-    prepare: async (url) => void (await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))),
-  });
+  database = await openTestDatabase();
   setScheduler(failing);
 }, 60_000);
 
