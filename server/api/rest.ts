@@ -4,6 +4,7 @@
  * errors are exactly `{detail}`, validation errors 422, DELETE 204 without a body.
  */
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { jsonTooDeep, TOO_DEEP } from "./json";
 import { appRouter } from "./root";
 import { createContext, type Context } from "./trpc";
 
@@ -76,6 +77,7 @@ export async function handleRest(request: Request): Promise<Response> {
       const type = request.headers.get("content-type") ?? "";
       if (!type.toLowerCase().startsWith("application/json"))
         return json(415, { detail: `Unsupported content type '${type || "none"}': send application/json` });
+      if (jsonTooDeep(text)) return jsonInvalid(TOO_DEEP, text);
       try {
         body = JSON.parse(text);
       } catch (e) {

@@ -1,5 +1,6 @@
 /** Wire shapes of watches ("tasks" in the API), executions and notification configs (SPEC §2). */
 import { z } from "zod";
+import { text } from "../text";
 
 export const Id = z.guid();
 export const Timestamp = z.iso.datetime({ offset: true });
@@ -8,14 +9,14 @@ export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "f
 export const NotificationTypeSchema = z.enum(["email", "webhook"]);
 
 export const EmailNotification = z
-  .object({ type: z.literal("email"), address: z.string() })
+  .object({ type: z.literal("email"), address: text() })
   .meta({ id: "EmailNotification", description: "Email notification channel" });
 export const WebhookNotification = z
   .object({
     type: z.literal("webhook"),
-    url: z.string(),
+    url: text(),
     method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: z.record(text(), text()).default({}),
   })
   .meta({ id: "WebhookNotification", description: "Webhook notification channel (Standard Webhooks signed)" });
 export const NotificationConfig = z.discriminatedUnion("type", [EmailNotification, WebhookNotification]);
@@ -34,9 +35,9 @@ export const NotificationsInput = z
       '`{"type":"webhook","url":…,"method":"POST","headers":{}}`.',
   });
 
-const Name = z.string().trim().min(1).max(200);
-const Query = z.string().trim().min(1).max(2000);
-const Condition = z.string().trim().min(1).max(4000);
+export const Name = text().trim().min(1).max(200);
+const Query = text().trim().min(1).max(2000);
+const Condition = text().trim().min(1).max(4000);
 
 export const CreateTaskInput = z
   .object({
@@ -111,7 +112,9 @@ export const SendRecordSchema = z
     id: Id,
     user_id: Id,
     task_id: Id,
-    execution_id: Id,
+    execution_id: Id.nullable().meta({ description: "The run that triggered the send; null for a test send or an address verification" }),
+    event: z.string().meta({ description: "What was sent: task.condition_met, task.test, email.verification" }),
+    attempt: z.number().int().meta({ description: "1 for the first attempt, 2.. for retries" }),
     recipient: z.string(),
     notification_type: NotificationTypeSchema,
     status: z.enum(["sent", "failed", "skipped"]),

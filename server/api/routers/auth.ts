@@ -1,19 +1,21 @@
 import { z } from "zod";
+import { text } from "../../text";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
-import { markWelcomeSeen, syncUser, userView, UserSchema } from "../../users/service";
+import { syncUser } from "../../users/clerk-accounts";
+import { markWelcomeSeen, userView, UserSchema } from "../../users/service";
 import { authedProcedure, router, sessionProcedure, userRateLimited, syncParsed } from "../trpc";
 
 const tags = ["auth"];
 
 export const authRouter = router({
   syncUser: sessionProcedure
-    .meta({ openapi: { method: "POST", path: "/auth/sync-user", tags, summary: "Create or refresh your account from the identity provider", errorResponses: { 403: "Not a dashboard session", 503: "Clerk client not initialized" }, protect: true } })
+    .meta({ openapi: { method: "POST", path: "/auth/sync-user", tags, summary: "Create or refresh your account from the identity provider", errorResponses: { 403: "Not a dashboard session (API keys cannot sync)", 404: "User not found at the identity provider", 503: "Clerk client not initialized, or the identity provider is unavailable" }, protect: true } })
     .input(z.void())
     .output(syncParsed(z.object({ user: UserSchema, created: z.boolean() })))
     .mutation(({ ctx }) => syncUser(ctx.caller as Parameters<typeof syncUser>[0])),
 
   me: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/auth/me", tags, summary: "Your account", protect: true } })
+    .meta({ openapi: { method: "GET", path: "/auth/me", tags, summary: "Your account", errorResponses: { 404: "User not synced yet (POST /auth/sync-user)" }, protect: true } })
     .input(z.void())
     .output(syncParsed(UserSchema))
     .query(({ ctx }) => userView(ctx.user)),
@@ -26,8 +28,8 @@ export const authRouter = router({
 
   createApiKey: authedProcedure
     .use(userRateLimited("api-key-create"))
-    .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced", 429: "Rate limit exceeded" }, protect: true } })
-    .input(z.object({ name: z.string().trim().min(1).max(100) }).strict())
+    .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced", 429: "Rate limit exceeded (3 per minute)" }, protect: true } })
+    .input(z.object({ name: text().trim().min(1).max(100) }).strict())
     .output(syncParsed(z.object({ key: z.string(), key_info: ApiKeySchema })))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { text } from "../../text";
 import { authenticate } from "../../auth";
-import { database } from "../../db";
-import { scheduler } from "../../scheduler";
+import { serviceHealth } from "../../health";
 import { Id, TaskSchema } from "../../tasks/schemas";
 import { readPublicTask } from "../../tasks/service";
 import { apiError } from "../errors";
@@ -17,13 +17,14 @@ export const publicRouter = router({
         path: "/api/v1/public/tasks",
         tags: ["public"],
         summary: "Browse public watches (anonymous); total count in X-Total-Count",
+        protect: false,
         errorResponses: { 429: "Rate limit exceeded" },
       },
     })
     .input(
       z.object({
         sort: z.enum(["recent", "popular"]).default("recent"),
-        q: z.string().max(200).optional(),
+        q: text().max(200).optional(),
         limit: z.number().int().min(1).max(100).default(20),
         offset: z.number().int().min(0).default(0),
       }),
@@ -43,6 +44,7 @@ export const publicRouter = router({
         path: "/api/v1/public/waitlist",
         tags: ["public"],
         summary: "Join the waitlist",
+        protect: false,
         errorResponses: { 409: "Email already on waitlist", 429: "Rate limit exceeded" },
       },
     })
@@ -63,7 +65,7 @@ export const publicRouter = router({
 
   task: publicProcedure
     .use(ipRateLimited("public-task"))
-    .meta({ openapi: { method: "GET", path: "/api/v1/public/tasks/id/{id}", tags: ["public"], summary: "A public watch (anonymous)", errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" } } })
+    .meta({ openapi: { method: "GET", path: "/api/v1/public/tasks/id/{id}", tags: ["public"], summary: "A public watch (anonymous)", protect: false, errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" } } })
     .input(z.object({ id: Id }))
     .output(syncParsed(TaskSchema))
     .query(async ({ ctx, input }) => {
@@ -75,14 +77,12 @@ export const publicRouter = router({
     }),
 
   health: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/api/health", tags: ["system"], summary: "Liveness and dependencies", errorResponses: { 503: "Database unreachable" } } })
+    .meta({ openapi: { method: "GET", path: "/api/health", tags: ["system"], summary: "Liveness and dependencies", protect: false, errorResponses: { 503: "Database unreachable" } } })
     .input(z.void())
     .output(syncParsed(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() })))
     .query(async ({ ctx }) => {
-      const databaseStatus = await database()
-        .prisma.$queryRaw`SELECT 1`.then(() => "ok", (e: unknown) => `unreachable: ${(e as Error).message}`);
-      const schedulerStatus = await scheduler().health().catch((e: unknown) => `error: ${(e as Error).message}`);
-      if (databaseStatus !== "ok") ctx.res.status = 503;
-      return { status: databaseStatus === "ok" && schedulerStatus === "ok" ? "ok" : "degraded", database: databaseStatus, scheduler: schedulerStatus };
+      const health = await serviceHealth();
+      if (health.database !== "ok") ctx.res.status = 503;
+      return health;
     }),
 });

@@ -6,6 +6,7 @@ import {
   ExecutionSchema,
   ExecutionStatusSchema,
   Id,
+  Name,
   NotificationTypeSchema,
   Paging,
   TaskSchema,
@@ -98,7 +99,7 @@ export const tasksRouter = router({
 
   fork: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found" }, protect: true } })
-    .input(ById.extend({ name: z.string().trim().min(1).max(200).optional() }).strict())
+    .input(ById.extend({ name: Name.optional() }).strict())
     .output(syncParsed(TaskSchema))
     .mutation(({ ctx, input }) => forkTask(ctx.user, input.id, input.name)),
 });

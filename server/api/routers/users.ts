@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../../text";
 import { rotateWebhookSecret, setUsername, usernameAvailability, UserSchema, webhookSecret } from "../../users/service";
 import { authedProcedure, router, syncParsed } from "../trpc";
 
@@ -7,13 +8,13 @@ const Secret = z.object({ secret: z.string().meta({ description: "Standard Webho
 export const usersRouter = router({
   setUsername: authedProcedure
     .meta({ openapi: { method: "PATCH", path: "/api/v1/users/me/username", tags: ["users"], summary: "Set your username (once)", errorResponses: { 400: "Invalid username, or already set", 409: "Username already taken" }, protect: true } })
-    .input(z.object({ username: z.string().max(100) }).strict())
+    .input(z.object({ username: text().max(100) }).strict())
     .output(syncParsed(UserSchema))
     .mutation(({ ctx, input }) => setUsername(ctx.user, input.username)),
 
   usernameAvailable: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/users/username/available", tags: ["users"], summary: "Check a username", protect: true } })
-    .input(z.object({ username: z.string().max(100) }))
+    .input(z.object({ username: text().max(100) }))
     .output(syncParsed(z.object({ available: z.boolean(), reason: z.string().nullable() })))
     .query(({ input }) => usernameAvailability(input.username)),
 
