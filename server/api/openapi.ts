@@ -55,6 +55,23 @@ const validationBody: Response = {
   },
 };
 
+type ProcedureMeta = { openapi?: { method: string; path: string; protect?: boolean; errorResponses?: Record<number, string> } };
+
+/**
+ * Each operation's error responses from its own metadata. (The generator caches one response object per status code
+ * across operations, so a description leaked from one operation into every other; and it treats every operation as
+ * protected unless told otherwise.) Authenticated operations add 401, authenticated writes the per-user 429; every
+ * operation can answer 422 and, while the database is unreachable, 503.
+ */
+function operationMetas() {
+  const metas = new Map<string, NonNullable<ProcedureMeta["openapi"]>>();
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as { _def: { meta?: ProcedureMeta } }[]) {
+    const openapi = procedure._def.meta?.openapi;
+    if (openapi) metas.set(`${openapi.method.toLowerCase()} ${openapi.path}`, openapi);
+  }
+  return metas;
+}
+
 function build() {
   const doc = generateOpenApiDocument(appRouter, {
     title: "Watch API",
@@ -67,18 +84,26 @@ function build() {
       "validation errors 422 with a list of `{type, loc, msg, input}`.",
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key (sk_…) or Clerk session JWT" } },
   });
+  const metas = operationMetas();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      const meta = metas.get(`${method} ${path}`);
+      if (!meta) throw new Error(`OpenAPI: no procedure metadata for ${method.toUpperCase()} ${path}`);
+      const isProtected = meta.protect !== false;
       const responses: Record<string, Response> = {};
       if (method === "delete" && path === "/api/v1/tasks/{id}") responses["204"] = { description: "Deleted" };
       else responses["200"] = op.responses["200"]!;
-      if (op.security?.length) responses["401"] = errorBody("Missing, invalid or expired credentials");
-      for (const [status, r] of Object.entries(op.responses))
-        if (Number(status) >= 400) responses[status] = errorBody(r.description ?? "Error");
+      const errors: Record<string, string> = {};
+      if (isProtected) errors["401"] = "Missing, invalid or expired credentials";
+      if (isProtected && method !== "get") errors["429"] = "Rate limit exceeded";
+      Object.assign(errors, meta.errorResponses);
+      for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)))
+        responses[status] = errorBody(description);
       responses["422"] = validationBody;
-      responses["500"] ??= errorBody("Internal error");
-      responses["503"] ??= unavailableBody;
-      op.responses = responses;
+      responses["503"] = errors["503"] ? { ...unavailableBody, description: `${errors["503"]}; or the database cannot be reached` } : unavailableBody;
+      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+      if (isProtected) op.security = [{ bearer: [] }];
+      else delete op.security;
       if (method === "post" && path === "/api/v1/tasks/{id}/execute") {
         delete op.requestBody;
         (op.parameters ??= []).push({

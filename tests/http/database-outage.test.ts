@@ -56,7 +56,10 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
       expect(res.body).toEqual({ detail: "Service temporarily unavailable: the database cannot be reached. Try again shortly." });
       expect(res.headers.get("retry-after")).toBe("5");
     }
-    expect((await api("GET", "/api/health")).status).toBe(503);
+    const health = await api("GET", "/api/health");
+    expect(health.status).toBe(503);
+    // The driver's error text (host, port, user) stays in the server's log.
+    expect(health.body).toMatchObject({ status: "degraded", database: "unreachable" });
 
     cluster.start();
     await waitFor("the database to be reachable again", async () => (await api("GET", "/api/health")).status === 200);

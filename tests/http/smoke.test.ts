@@ -5,7 +5,7 @@ describe("smoke", () => {
   it("serves health and the OpenAPI document", async () => {
     const health = await call("GET", "/api/health");
     expect(health.status).toBe(200);
-    expect(health.body.database).toBe("ok");
+    expect(health.body).toEqual({ status: "ok", database: "ok", scheduler: "ok" });
     const doc = await call("GET", "/api/v1/openapi.json");
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\.1/);
