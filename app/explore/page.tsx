@@ -1,9 +1,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { listPublicTasks } from "@/server/public/service";
-import { takeToken } from "@/server/ratelimit";
-import { headers } from "next/headers";
 import { WatchCard } from "../components";
+import { pageRateLimit, TooManyRequests } from "../rate-limit";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explore public watches" };
@@ -14,8 +13,8 @@ export default async function Explore({ searchParams }: { searchParams: Promise<
   const sort = params.sort === "popular" ? "popular" : "recent";
   const page = Math.max(1, Number(params.page) || 1);
   const q = params.q?.slice(0, 200) ?? "";
-  const verdict = await takeToken("public-list", (await headers()).get("x-watch-client-ip") ?? "unknown");
-  if (!verdict.ok) return <main><p className="notice" role="alert">Too many requests. Try again in {verdict.retryAfter} seconds.</p></main>;
+  const retryAfter = await pageRateLimit("public-list");
+  if (retryAfter) return <TooManyRequests retryAfter={retryAfter} />;
   const { tasks, total } = await listPublicTasks({ sort, q: q || undefined, limit: PAGE, offset: (page - 1) * PAGE });
   const link = (p: number) => `/explore?${new URLSearchParams({ ...(q ? { q } : {}), sort, page: String(p) })}`;
   return (

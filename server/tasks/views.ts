@@ -72,12 +72,29 @@ export function ownerTaskView(row: TaskRow): TaskView {
   };
 }
 
+/**
+ * An execution as anyone but the owner sees it: no error text (it can name the owner's endpoints or the provider's
+ * account), no model or token usage.
+ */
+export function publicExecutionView(e: Execution) {
+  const view = executionView(e);
+  if (view.result) {
+    const shown = { ...view.result };
+    delete shown.model;
+    delete shown.usage;
+    view.result = shown;
+  }
+  view.error_message = null;
+  return view;
+}
+
 /** What anyone but the owner sees of a public watch: no owner identity beyond the username, no channels. */
 export function publicTaskView(row: TaskRow): TaskView {
   return {
     ...ownerTaskView({ ...row, notifications: [] }),
     user_id: null,
     last_known_state: null,
+    last_execution: row.last_execution ? publicExecutionView(row.last_execution) : null,
     owner: { username: row.user?.username ?? null },
   };
 }

@@ -141,7 +141,8 @@ describe("rate limits", () => {
     const nextWindow = () => new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
     await nextWindow();
     const task = (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "limits", state: "paused" } })).body;
-    await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username: `lim${Date.now().toString(36)}` } });
+    const username = `lim${Date.now().toString(36)}`;
+    await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username } });
     expect((await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } })).status).toBe(200);
     await nextWindow();
 
@@ -151,12 +152,21 @@ describe("rate limits", () => {
       return out;
     };
     const byId = () => call("GET", `/api/v1/public/tasks/id/${task.id}`, { base: limited.url });
-    const page = () => fetch(`${limited.url}/w/${task.id}`);
+    // A visitor other than the owner (the NOAUTH test user): their page views count.
+    const page = () => fetch(`${limited.url}/w/${task.id}`, { headers: { authorization: `Bearer sk_${"v".repeat(32)}` } });
     // 19 API reads + 1 page view use up the 20 of the public-by-id bucket.
     expect(await statuses(19, byId)).toEqual(Array(19).fill(200));
     expect((await page()).status).toBe(200);
     expect((await byId()).status).toBe(429);
+    const views = async () => (await call("GET", `/api/v1/tasks/${task.id}`, { base: limited.url })).body.view_count;
+    const counted = await views();
     expect(await (await page()).text()).toContain("Too many requests");
+    expect(await views()).toBe(counted); // a refused page view is not counted
+
+    // A user's page lists public watches: it shares the directory's bucket.
+    const userPage = () => fetch(`${limited.url}/u/${username}`);
+    expect(await statuses(10, userPage)).toEqual(Array(10).fill(200));
+    expect(await (await userPage()).text()).toContain("Too many requests");
 
     const rss = () => fetch(`${limited.url}/api/v1/public/tasks/id/${task.id}/rss`);
     expect(await statuses(11, rss)).toEqual([...Array(10).fill(200), 429]);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { listUserPublicTasks } from "@/server/public/service";
 import { WatchCard } from "../../components";
+import { pageRateLimit, TooManyRequests } from "../../rate-limit";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +16,8 @@ export async function generateMetadata({ params }: { params: Promise<{ username:
 }
 
 export default async function UserPage({ params }: { params: Promise<{ username: string }> }) {
+  const retryAfter = await pageRateLimit("public-list");
+  if (retryAfter) return <TooManyRequests retryAfter={retryAfter} />;
   const data = await load((await params).username);
   if (!data) notFound();
   return (

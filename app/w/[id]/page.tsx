@@ -1,32 +1,35 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { z } from "zod";
 import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
 import { markdownToHtml, publicFindings } from "@/server/public/service";
-import { takeToken } from "@/server/ratelimit";
 import { readPublicTask } from "@/server/tasks/service";
-import { executionView } from "@/server/tasks/views";
+import { publicExecutionView } from "@/server/tasks/views";
 import { when } from "../../components";
 import { ForkButton } from "../../dashboard/ui/actions";
+import { pageRateLimit, TooManyRequests } from "../../rate-limit";
 
 export const dynamic = "force-dynamic";
 
-// One read (and one counted view) per page render, shared by the metadata and the page.
+// One rate-limit check, one read and one counted view per page render, shared by the metadata and the page:
+// a view is counted only once the visitor's bucket allows the read.
 const load = cache(async (id: string) => {
+  const retryAfter = await pageRateLimit("public-task");
+  if (retryAfter) return { limited: true as const, retryAfter };
   if (!z.guid().safeParse(id).success) return null;
   const reader = await viewer();
   const task = await readPublicTask(id, reader?.id ?? null).catch(() => null);
   if (!task) return null;
-  return { task, reader, findings: (await publicFindings(id, 50)).map(executionView) };
+  return { limited: false as const, task, reader, findings: (await publicFindings(id, 50)).map(publicExecutionView) };
 });
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const data = await load((await params).id);
   if (!data) return { title: "Watch not found", robots: { index: false } };
+  if (data.limited) return { title: "Too many requests", robots: { index: false } };
   const { task } = data;
   const url = `${env.APP_URL}/w/${task.id}`;
   const description = `Watching: ${task.condition_description}`;
@@ -41,10 +44,9 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function PublicWatch({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const verdict = await takeToken("public-task", (await headers()).get("x-watch-client-ip") ?? "unknown");
-  if (!verdict.ok) return <main><p className="notice" role="alert">Too many requests. Try again in {verdict.retryAfter} seconds.</p></main>;
   const data = await load(id);
   if (!data) notFound();
+  if (data.limited) return <TooManyRequests retryAfter={data.retryAfter} />;
   const { task, reader, findings } = data;
   return (
     <main>
