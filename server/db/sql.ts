@@ -31,6 +31,12 @@ export async function transaction<T>(fn: (query: Query) => Promise<T>): Promise<
   }
 }
 
+/** The same `Query` over a Prisma interactive transaction, for SQL helpers used inside Prisma writes. */
+export const prismaQuery =
+  (tx: { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> }): Query =>
+  (text, values) =>
+    tx.$queryRawUnsafe(text, ...values);
+
 /** Dates inside a `to_json`/`json_agg` value arrive as ISO strings; turns them into Dates in place. */
 export function reviveDates(value: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (typeof value[k] === "string") value[k] = new Date(value[k]);

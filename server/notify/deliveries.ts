@@ -1,40 +1,79 @@
 /**
- * One delivery attempt per (execution, channel, attempt), at most once, also across crashes: the attempt's send
- * record is claimed first (its unique key), then the message is sent, then the record says how it went. A
- * re-run of the same attempt finds the claim and does not send again.
+ * One delivery attempt per (execution, event, channel, attempt), at most once, also across crashes: the attempt's send
+ * record is claimed first (its unique key), then the message is sent, then the record says how it went. A re-run of
+ * the same attempt finds the claim and does not send again. Email claims also take the email caps: the count and the
+ * claim are one transaction under per-user and per-recipient locks, so concurrent sends cannot all pass a count.
  */
-import { db, Prisma, type NotificationType, type SendStatus } from "../db";
+import { env } from "../env";
+import { db, type NotificationType, type SendStatus } from "../db";
+import { transaction, type Query } from "../db/sql";
 
 export type DeliveryOutcome = { status: SendStatus | "none"; retry: boolean };
+/** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
 export const INTERRUPTED = "delivery interrupted";
 
-type Claim = { id: string } | { existing: { status: SendStatus; error_message: string | null } };
+export type SendEvent = "task.condition_met" | "task.test" | "email.verification";
 
-export async function claimAttempt(rec: {
+export type Attempt = {
   user_id: string;
   task_id: string;
-  execution_id: string;
+  /** Null for a send no run triggered (test notification, address verification): never deduplicated. */
+  execution_id: string | null;
+  event: SendEvent;
   notification_type: NotificationType;
   recipient: string;
   attempt: number;
-}): Promise<Claim> {
-  try {
-    const row = await db.notificationSend.create({ data: { ...rec, status: "failed", error_message: INTERRUPTED } });
-    return { id: row.id };
-  } catch (e) {
-    if (!(e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")) throw e;
-    const existing = await db.notificationSend.findUniqueOrThrow({
-      where: {
-        execution_id_notification_type_attempt: {
-          execution_id: rec.execution_id,
-          notification_type: rec.notification_type,
-          attempt: rec.attempt,
-        },
-      },
-      select: { status: true, error_message: true },
-    });
-    return { existing };
-  }
+};
+
+export type Claim =
+  | { id: string; blocked?: undefined }
+  /** Over an email cap: recorded `skipped` with the reason; nothing to send. */
+  | { id: string; blocked: string }
+  /** An earlier run of this step claimed the attempt already. */
+  | { existing: { status: SendStatus; error_message: string | null } };
+
+/** Sent or possibly sent: what the caps count. */
+const COUNTED = `(status = 'sent' OR (status = 'failed' AND error_message = '${INTERRUPTED}'))`;
+
+async function emailCapReason(query: Query, userId: string, recipient: string): Promise<string | null> {
+  await query(`SELECT pg_advisory_xact_lock(hashtextextended('email-user:' || $1, 0))`, [userId]);
+  await query(`SELECT pg_advisory_xact_lock(hashtextextended('email-recipient:' || $1, 0))`, [recipient]);
+  const [counts] = await query<{ per_user: number; per_recipient: number }>(
+    `SELECT (SELECT count(*)::int FROM notification_sends
+              WHERE user_id = $1 AND notification_type = 'email' AND created_at > now() - interval '1 day' AND ${COUNTED}) AS per_user,
+            (SELECT count(*)::int FROM notification_sends
+              WHERE recipient = $2 AND notification_type = 'email' AND created_at > now() - interval '1 hour' AND ${COUNTED}) AS per_recipient`,
+    [userId, recipient],
+  );
+  if (counts!.per_user >= env.EMAILS_PER_USER_PER_DAY) return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
+  if (counts!.per_recipient >= env.EMAILS_PER_RECIPIENT_PER_HOUR)
+    return `hourly email limit reached for ${recipient} (${env.EMAILS_PER_RECIPIENT_PER_HOUR} per hour)`;
+  return null;
+}
+
+/** Claims an attempt; `failed` records a send that cannot even be tried (e.g. email not configured) as such. */
+export function claimAttempt(rec: Attempt, failed?: string): Promise<Claim> {
+  return transaction(async (query) => {
+    if (rec.execution_id) {
+      const [existing] = await query<{ status: SendStatus; error_message: string | null }>(
+        `SELECT status::text AS status, error_message FROM notification_sends
+          WHERE execution_id = $1 AND event = $2 AND notification_type = $3::"NotificationType" AND attempt = $4`,
+        [rec.execution_id, rec.event, rec.notification_type, rec.attempt],
+      );
+      if (existing) return { existing };
+    }
+    const blocked = failed ? null : rec.notification_type === "email" ? await emailCapReason(query, rec.user_id, rec.recipient) : null;
+    const status: SendStatus = blocked ? "skipped" : "failed";
+    // A concurrent claim of the same attempt loses on the unique key: it finds the winner's record instead.
+    const [row] = await query<{ id: string }>(
+      `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, attempt, status, error_message)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8::"SendStatus", $9)
+       ON CONFLICT (execution_id, event, notification_type, attempt) DO NOTHING RETURNING id`,
+      [rec.user_id, rec.task_id, rec.execution_id, rec.event, rec.notification_type, rec.recipient, rec.attempt, status, failed ?? blocked ?? INTERRUPTED],
+    );
+    if (!row) return { existing: { status: "failed", error_message: INTERRUPTED } };
+    return blocked ? { id: row.id, blocked } : { id: row.id };
+  });
 }
 
 export async function settleAttempt(id: string, status: SendStatus, error: string | null) {

@@ -1,6 +1,7 @@
 /**
- * Email through Resend with the react-email template. Caps per user and per recipient; an address other than
- * the account's own gets a one-time verification link, and sends to it are skipped until it is confirmed.
+ * Email through Resend with the react-email templates. Every email (a finding, a test, an address verification) is
+ * one recorded send that counts against the caps (./deliveries). An address other than the account's own gets a
+ * verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
  */
 import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
@@ -8,123 +9,121 @@ import { Resend } from "resend";
 import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
 import { env } from "../env";
 import { db, type User } from "../db";
-import { webhookSecret } from "../users/service";
-import { claimAttempt, loadDelivery, settleAttempt, type DeliveryOutcome } from "./deliveries";
-import { pauseUrl, watchUrl } from "./links";
+import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type DeliveryOutcome } from "./deliveries";
+import { pauseUrl, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
+type Message = { subject: string; react: React.ReactElement; idempotencyKey?: string };
 
 export const NOT_CONFIGURED = "Email is not configured on this server: set RESEND_API_KEY";
+export const VERIFY_LINK_TTL_MS = 7 * 24 * 3_600_000;
 
-async function sendMail(message: { to: string; subject: string; react: React.ReactElement; idempotencyKey?: string }): Promise<Sent> {
-  if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
+async function sendMail(to: string, message: Message): Promise<Sent> {
   const resend = new Resend(env.RESEND_API_KEY);
   const [html, text] = await Promise.all([render(message.react), render(message.react, { plainText: true })]);
   const { error } = await resend.emails.send(
-    { from: env.EMAIL_FROM, to: message.to, subject: message.subject, html, text },
+    { from: env.EMAIL_FROM, to, subject: message.subject, html, text },
     message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : undefined,
   );
   return error ? { status: "failed", error: `Resend: ${error.message}` } : { status: "sent", error: null };
 }
 
-/** null when the owner may receive mail at `address`; otherwise why not (a verification link is sent once). */
-async function unverifiedReason(user: User, address: string, watchName: string): Promise<string | null> {
+/**
+ * One email as one recorded send: claimed (caps included), sent, settled. `hold` may skip it after the claim (an
+ * unverified address), with the reason recorded.
+ */
+async function sendRecorded(attempt: Omit<Attempt, "notification_type" | "attempt">, message: () => Promise<Message>, hold?: () => Promise<string | null>): Promise<Sent> {
+  const claim = await claimAttempt({ ...attempt, notification_type: "email", attempt: 1 }, env.RESEND_API_KEY ? undefined : NOT_CONFIGURED);
+  if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
+  if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
+  if (claim.blocked) return { status: "skipped", error: claim.blocked };
+  let outcome: Sent;
+  try {
+    const held = await hold?.();
+    outcome = held ? { status: "skipped", error: held } : await sendMail(attempt.recipient, await message());
+  } catch (e) {
+    outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
+  }
+  await settleAttempt(claim.id, outcome.status, outcome.error);
+  return outcome;
+}
+
+/** null when the owner may receive mail at `address`; otherwise why not (a verification link is sent once per link lifetime). */
+async function unverifiedReason(user: User, task: { id: string; name: string }, address: string): Promise<string | null> {
   if (address.toLowerCase() === user.email.toLowerCase()) return null;
   const existing = await db.emailVerification.findUnique({ where: { user_id_email: { user_id: user.id, email: address } } });
   if (existing?.verified_at) return null;
-  if (!existing) {
-    const token = randomBytes(24).toString("base64url");
-    await db.emailVerification.create({ data: { user_id: user.id, email: address, token } });
-    const verifyUrl = `${env.APP_URL}/api/v1/email/verify?token=${token}`;
-    const sent = await sendMail({ to: address, subject: "Confirm your address for Watch", react: VerifyAddress({ verifyUrl, watchName }) });
-    if (sent.status !== "sent") return `address not verified; the verification email could not be sent (${sent.error})`;
-    return `address not verified: verification link sent to ${address}`;
-  }
-  return `address not verified: waiting for ${address} to confirm`;
+  if (existing && Date.now() - existing.created_at.getTime() < VERIFY_LINK_TTL_MS) return `address not verified: waiting for ${address} to confirm`;
+  const token = randomBytes(24).toString("base64url");
+  await db.emailVerification.upsert({
+    where: { user_id_email: { user_id: user.id, email: address } },
+    create: { user_id: user.id, email: address, token },
+    update: { token, created_at: new Date() },
+  });
+  const sent = await sendRecorded(
+    { user_id: user.id, task_id: task.id, execution_id: null, event: "email.verification", recipient: address },
+    async () => ({ subject: "Confirm your address for Watch", react: VerifyAddress({ verifyUrl: verifyUrl(token), watchName: task.name }) }),
+  );
+  if (sent.status !== "sent") return `address not verified; the verification email could not be sent (${sent.error})`;
+  return `address not verified: verification link sent to ${address}`;
 }
 
-async function capReason(userId: string, recipient: string): Promise<string | null> {
-  const dayAgo = new Date(Date.now() - 24 * 3_600_000);
-  const hourAgo = new Date(Date.now() - 3_600_000);
-  const [perUser, perRecipient] = await Promise.all([
-    db.notificationSend.count({ where: { user_id: userId, notification_type: "email", status: "sent", created_at: { gt: dayAgo } } }),
-    db.notificationSend.count({ where: { recipient, notification_type: "email", status: "sent", created_at: { gt: hourAgo } } }),
-  ]);
-  if (perUser >= env.EMAILS_PER_USER_PER_DAY) return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
-  if (perRecipient >= env.EMAILS_PER_RECIPIENT_PER_HOUR)
-    return `hourly email limit reached for ${recipient} (${env.EMAILS_PER_RECIPIENT_PER_HOUR} per hour)`;
-  return null;
-}
-
-async function notificationEmail(user: User, task: { id: string; name: string }, content: {
+async function notificationEmail(task: { id: string; name: string; is_public: boolean }, content: {
   title: string;
   answer: string;
   evidence: string;
   sources: { url: string; title: string }[];
 }) {
-  const { secret } = await webhookSecret(user);
-  return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task.id), pauseUrl: pauseUrl(task.id, secret) });
+  return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), pauseUrl: await pauseUrl(task.id) });
 }
 
 export async function deliverEmail(executionId: string): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "email");
   if (!d) return { status: "none", retry: false };
   const recipient = d.config.address ?? "";
-  const claim = await claimAttempt({
-    user_id: d.user.id,
-    task_id: d.task.id,
-    execution_id: executionId,
-    notification_type: "email",
-    recipient,
-    attempt: 1,
-  });
-  if ("existing" in claim) return { status: claim.existing.status, retry: false };
-
-  let outcome: Sent;
-  try {
-    const blocked = !env.RESEND_API_KEY ? NOT_CONFIGURED : ((await unverifiedReason(d.user, recipient, d.task.name)) ?? (await capReason(d.user.id, recipient)));
-    if (blocked) outcome = { status: blocked === NOT_CONFIGURED ? "failed" : "skipped", error: blocked };
-    else {
-      const notification = d.execution.notification as { title: string; markdown: string };
-      const result = (d.execution.result ?? {}) as { answer?: string; evidence?: string };
-      outcome = await sendMail({
-        to: recipient,
-        subject: notification.title,
-        react: await notificationEmail(d.user, d.task, {
-          title: notification.title,
-          answer: notification.markdown || result.answer || "",
-          evidence: result.evidence ?? "",
-          sources: (d.execution.grounding_sources as { url: string; title: string }[] | null) ?? [],
-        }),
-        idempotencyKey: `watch-email-${executionId}`,
-      });
-    }
-  } catch (e) {
-    outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
-  }
-  await settleAttempt(claim.id, outcome.status, outcome.error);
-  return { status: outcome.status, retry: false };
-}
-
-/** "Send test notification" for email: the real template with sample content; not recorded in the history. */
-export async function sendTestEmail(user: User, task: { id: string; name: string }, address: string): Promise<Sent> {
-  const blocked = !env.RESEND_API_KEY ? NOT_CONFIGURED : await unverifiedReason(user, address, task.name);
-  if (blocked) return { status: blocked === NOT_CONFIGURED ? "failed" : "skipped", error: blocked };
-  return sendMail({
-    to: address,
-    subject: `Test notification: ${task.name}`,
-    react: await notificationEmail(user, task, {
-      title: `Test notification for “${task.name}”`,
-      answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
-      evidence: "",
-      sources: [],
+  const notification = d.execution.notification as { title: string; markdown: string };
+  const result = (d.execution.result ?? {}) as { answer?: string; evidence?: string };
+  const sent = await sendRecorded(
+    { user_id: d.user.id, task_id: d.task.id, execution_id: executionId, event: "task.condition_met", recipient },
+    async () => ({
+      subject: notification.title,
+      react: await notificationEmail(d.task, {
+        title: notification.title,
+        answer: notification.markdown || result.answer || "",
+        evidence: result.evidence ?? "",
+        sources: (d.execution.grounding_sources as { url: string; title: string }[] | null) ?? [],
+      }),
+      idempotencyKey: `watch-email-${executionId}`,
     }),
-  });
+    () => unverifiedReason(d.user, d.task, recipient),
+  );
+  return { status: sent.status, retry: false };
 }
 
+/** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */
+export function sendTestEmail(user: User, task: { id: string; name: string; is_public: boolean }, address: string): Promise<Sent> {
+  return sendRecorded(
+    { user_id: user.id, task_id: task.id, execution_id: null, event: "task.test", recipient: address },
+    async () => ({
+      subject: `Test notification: ${task.name}`,
+      react: await notificationEmail(task, {
+        title: `Test notification for “${task.name}”`,
+        answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
+        evidence: "",
+        sources: [],
+      }),
+    }),
+    () => unverifiedReason(user, task, address),
+  );
+}
+
+/** The confirmation button of a verification link. Unknown and expired links are refused. */
 export async function verifyEmailToken(token: string) {
   const row = await db.emailVerification.findUnique({ where: { token } });
   if (!row) return null;
-  if (!row.verified_at) await db.emailVerification.update({ where: { id: row.id }, data: { verified_at: new Date() } });
+  if (!row.verified_at) {
+    if (Date.now() - row.created_at.getTime() > VERIFY_LINK_TTL_MS) return null;
+    await db.emailVerification.update({ where: { id: row.id }, data: { verified_at: new Date() } });
+  }
   return { verified: true as const, email: row.email };
 }

@@ -20,6 +20,8 @@ export async function listSends(
       user_id: s.user_id,
       task_id: s.task_id,
       execution_id: s.execution_id,
+      event: s.event,
+      attempt: s.attempt,
       recipient: s.recipient,
       notification_type: s.notification_type,
       status: s.status,

@@ -28,7 +28,7 @@ export function webhookPayload(task: Task, execution: Execution, type = "task.co
         condition_description: task.condition_description,
         state: task.state,
         next_run: task.next_run?.toISOString() ?? null,
-        url: watchUrl(task.id),
+        url: watchUrl(task),
       },
       execution: {
         id: e.id,
@@ -80,6 +80,7 @@ export async function deliverWebhook(executionId: string, attempt: number): Prom
     user_id: d.user.id,
     task_id: d.task.id,
     execution_id: executionId,
+    event: "task.condition_met",
     notification_type: "webhook",
     recipient: d.config.url ?? "",
     attempt,
@@ -90,7 +91,7 @@ export async function deliverWebhook(executionId: string, attempt: number): Prom
   return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
 }
 
-/** "Send test notification" for a webhook: a signed `task.test` event; not recorded in the history. */
+/** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
 export async function sendTestWebhook(user: User, task: Task, config: TaskNotification) {
   const sample = {
     id: "00000000-0000-0000-0000-000000000000",
@@ -105,6 +106,17 @@ export async function sendTestWebhook(user: User, task: Task, config: TaskNotifi
     notification: { title: `Test notification for “${task.name}”`, markdown: "This is a test notification." },
     grounding_sources: [],
   } as unknown as Execution;
-  const sent = await post(user, config, `msg_test_${Date.now()}`, webhookPayload(task, sample, "task.test"));
+  const claim = await claimAttempt({
+    user_id: user.id,
+    task_id: task.id,
+    execution_id: null,
+    event: "task.test",
+    notification_type: "webhook",
+    recipient: config.url ?? "",
+    attempt: 1,
+  });
+  if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
+  const sent = await post(user, config, `msg_test_${claim.id}`, webhookPayload(task, sample, "task.test"));
+  await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, error: sent.error };
 }

@@ -11,6 +11,8 @@ import { verifyPauseToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
 import { findTask, findTasks } from "./reads";
+import { prismaQuery } from "../db/sql";
+import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import type { z } from "zod";
 
@@ -46,25 +48,26 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   const notifications = notificationRows(parseNotifications(input.notifications ?? []));
   const state = input.state ?? "active";
   const now = new Date();
-  const created = await db.task.create({
-    data: {
-      user_id: user.id,
-      name: input.name ?? DEFAULT_NAME,
-      search_query: input.search_query,
-      condition_description: input.condition_description ?? input.search_query,
-      state,
-      next_run: state === "active" ? now : null,
-      ...(notifications.length ? { notifications: { create: notifications } } : {}),
-    },
-    // A nested write or an `include` makes Prisma wrap the create in a transaction (a pooled connection held
-    // across round trips): a new watch without channels has no relations to read back.
-    ...(notifications.length ? { include: taskInclude } : {}),
+  const row: TaskRow = await db.$transaction(async (tx) => {
+    if (state === "active") await assertActiveAllowance(prismaQuery(tx), user.id);
+    return tx.task.create({
+      data: {
+        user_id: user.id,
+        name: input.name ?? DEFAULT_NAME,
+        search_query: input.search_query,
+        condition_description: input.condition_description ?? input.search_query,
+        state,
+        next_run: state === "active" ? now : null,
+        ...(notifications.length ? { notifications: { create: notifications } } : {}),
+      },
+      include: taskInclude,
+    });
   });
-  const row: TaskRow = "notifications" in created ? (created as TaskRow) : { ...created, notifications: [], last_execution: null };
 
   let immediate_execution_error: string | null = null;
   if (input.run_immediately) {
     try {
+      await assertRunBudget(user.id);
       await startExecution(row.id);
     } catch (e) {
       immediate_execution_error = e instanceof Error ? e.message : String(e);
@@ -73,7 +76,7 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   // A run started here re-arms the watch when it finishes; otherwise the first scheduled run is now.
   if (state === "active" && (!input.run_immediately || immediate_execution_error)) {
     await scheduler()
-      .arm(row.id, now)
+      .arm(row, now)
       .catch((e: unknown) => console.error(`arming watch ${row.id} failed; it will be armed at the next start`, e));
   }
   const fresh = input.run_immediately ? await ownedTask(user, row.id) : row;
@@ -100,6 +103,7 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   const now = new Date();
 
   const row = await db.$transaction(async (tx) => {
+    if (changesState && state === "active") await assertActiveAllowance(prismaQuery(tx), user.id);
     if (configs) {
       await tx.taskNotification.deleteMany({ where: { task_id: id } });
       await tx.taskNotification.createMany({ data: configs.map((c) => ({ ...c, task_id: id })) });
@@ -120,7 +124,7 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   // clients, so the engine could not enqueue while this transaction is open); when it fails, every change of
   // this request is written back.
   try {
-    if (state === "active") await scheduler().arm(id, now);
+    if (state === "active") await scheduler().arm(current, now);
     else await scheduler().disarm(id, current.next_run);
   } catch (e) {
     await restoreTask(current);
@@ -226,10 +230,11 @@ export async function readPublicTask(id: string, readerId: string | null) {
   return publicTaskView(row);
 }
 
-/** The one-click pause link of notification emails: signed with the owner's webhook secret. */
+/** The pause button behind the link in notification emails (server/notify/links.ts). */
 export async function pauseFromLink(taskId: string, token: string) {
-  const task = await db.task.findUnique({ where: { id: taskId }, include: { user: { select: { webhook_secret: true } } } });
-  if (!task || !task.user.webhook_secret || !verifyPauseToken(taskId, task.user.webhook_secret, token)) throw notFound();
+  if (!(await verifyPauseToken(taskId, token))) throw apiError(400, "Invalid or expired link");
+  const task = await db.task.findUnique({ where: { id: taskId } });
+  if (!task) throw notFound();
   if (task.state === "active") {
     await db.task.update({ where: { id: taskId }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
     await scheduler().disarm(taskId, task.next_run);

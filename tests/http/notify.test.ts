@@ -30,14 +30,24 @@ afterAll(async () => {
 
 const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
 
+/** Runs the watch once; the send record of its finding (a verification email may be recorded beside it). */
 async function runOnce(taskId: string) {
-  const before = (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}`)).body.total;
+  const findings = async () => (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}&limit=100`)).body;
+  const before = (await findings()).sends.filter((s: { event: string }) => s.event === "task.condition_met").length;
   const started = await api("POST", `/api/v1/tasks/${taskId}/execute`);
   expect(started.status).toBe(200);
-  const sends = await waitFor("a settled send record", async () =>
-    settledSends((await api("GET", `/api/v1/notifications/sends?task_id=${taskId}`)).body, before + 1),
-  );
-  return sends.sends[0];
+  const page = await waitFor("a settled send record", async () => {
+    const p = await findings();
+    return settledSends(p, p.total) && p.sends.filter((s: { event: string }) => s.event === "task.condition_met").length > before && p;
+  });
+  return page.sends.find((s: { event: string }) => s.event === "task.condition_met");
+}
+
+/** The token of the newest link to `path` (e.g. /email/verify) in the newest email to `to`. */
+function linkIn(to: string, path: string) {
+  const mail = resend.emails().filter((m) => m.to === to).at(-1);
+  const link = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`).exec(mail.html)![0].replace(/&amp;/g, "&");
+  return new URL(link);
 }
 
 describe("email rules", () => {
@@ -46,18 +56,40 @@ describe("email rules", () => {
     const first = await runOnce(t.id);
     expect(first).toMatchObject({ notification_type: "email", status: "skipped", recipient: "friend@example.com" });
     expect(first.error_message).toMatch(/address not verified: verification link sent to friend@example.com/);
-    const verification = resend.emails().find((m) => m.to === "friend@example.com");
-    expect(verification.subject).toMatch(/Confirm/);
-    const link = /https?:\/\/[^"\s]+\/api\/v1\/email\/verify\?token=[A-Za-z0-9_-]+/.exec(verification.html)![0];
-    const token = new URL(link.replace(/&amp;/g, "&")).searchParams.get("token");
-    expect((await api("GET", `/api/v1/email/verify?token=${token}`)).body).toEqual({ verified: true, email: "friend@example.com" });
-    expect((await api("GET", "/api/v1/email/verify?token=unknown")).status).toBe(404);
+    // The verification email is a send of its own: recorded, and counted against the caps.
+    const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}`)).body.sends;
+    expect(sends.find((s: { event: string }) => s.event === "email.verification")).toMatchObject({ status: "sent", execution_id: null, recipient: "friend@example.com" });
+    expect(resend.emails().find((m) => m.to === "friend@example.com").subject).toMatch(/Confirm/);
+    // The link opens a page; only its button (a POST) confirms, because mail scanners follow links.
+    const link = linkIn("friend@example.com", "/email/verify");
+    expect(link.pathname).toBe("/email/verify");
+    const page = await api("GET", `${link.pathname}${link.search}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Confirm this address");
+    expect((await api("GET", `/api/v1/email/verify${link.search}`)).status).toBe(404);
+    expect((await runOnce(t.id)).error_message).toMatch(/waiting for friend@example.com to confirm/);
+    const token = link.searchParams.get("token");
+    expect((await api("POST", "/api/v1/email/verify", { token })).body).toEqual({ verified: true, email: "friend@example.com" });
+    expect((await api("POST", "/api/v1/email/verify", { token: "unknown" })).body).toEqual({ detail: "Invalid or expired token" });
 
     expect(await runOnce(t.id)).toMatchObject({ status: "sent", error_message: null });
-    expect(await runOnce(t.id)).toMatchObject({ status: "sent" });
     const capped = await runOnce(t.id);
     expect(capped).toMatchObject({ status: "skipped" });
-    expect(capped.error_message).toMatch(/hourly email limit/);
+    expect(capped.error_message).toMatch(/hourly email limit reached for friend@example.com \(2 per hour\)/);
+  });
+
+  it("holds the caps under concurrent sends: exactly the remaining allowance goes out", async () => {
+    const t = (await api("POST", "/api/v1/tasks", { search_query: "burst", state: "paused", notifications: [{ type: "email", address: "burst@example.com" }] })).body;
+    const test = () => api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "email" });
+    expect((await test()).body.error_message).toMatch(/verification link sent/);
+    const { token } = Object.fromEntries(linkIn("burst@example.com", "/email/verify").searchParams);
+    expect((await api("POST", "/api/v1/email/verify", { token })).status).toBe(200);
+    // The verification email took one of the two per hour.
+    const burst = await Promise.all(Array.from({ length: 8 }, test));
+    expect(burst.map((r) => r.body.status).sort()).toEqual(["sent", ...Array(7).fill("skipped")]);
+    expect(resend.emails().filter((m) => m.to === "burst@example.com")).toHaveLength(2);
+    const tests = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&limit=100`)).body.sends.filter((s: { event: string }) => s.event === "task.test");
+    expect(tests).toHaveLength(9);
   });
 
   it("pauses a watch from the link in its email", async () => {
@@ -65,17 +97,24 @@ describe("email rules", () => {
     const t = (await api("POST", "/api/v1/tasks", { search_query: "pause me", state: "paused", notifications: [{ type: "email", address: "test@localhost" }] })).body;
     await runOnce(t.id);
     expect((await api("PUT", `/api/v1/tasks/${t.id}`, { state: "active" })).body.state).toBe("active");
-    const mail = resend.emails().filter((m) => m.to === "test@localhost").at(-1);
-    const link = /https?:\/\/[^"\s]+\/api\/v1\/email\/pause\?task=[^"\s]+/.exec(mail.html)![0].replace(/&amp;/g, "&");
-    const url = new URL(link);
-    expect((await api("GET", `${url.pathname}${url.search.replace(/token=[^&]+/, "token=forged")}`)).status).toBe(404);
-    expect((await api("GET", `${url.pathname}${url.search}`)).body).toEqual({ status: "paused" });
+    const link = linkIn("test@localhost", "/email/pause");
+    expect(link.pathname).toBe("/email/pause");
+    expect((await api("GET", `${link.pathname}${link.search}`)).text).toContain("Pause the watch");
+    expect((await api("GET", `/api/v1/tasks/${t.id}`)).body.state).toBe("active");
+    const { task, token } = Object.fromEntries(link.searchParams);
+    expect(task).toBe(t.id);
+    // Signed by the service, bound to this watch and an expiry (7 days ahead).
+    const [expires] = token!.split(".");
+    expect(Number(expires) * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3_600_000);
+    for (const forged of [`${expires}.forged`, `${Number(expires) + 60}.${token!.split(".")[1]}`, "1.x"])
+      expect((await api("POST", "/api/v1/email/pause", { task, token: forged })).body).toEqual({ detail: "Invalid or expired link" });
+    expect((await api("POST", "/api/v1/email/pause", { task, token })).body).toEqual({ status: "paused" });
     expect((await api("GET", `/api/v1/tasks/${t.id}`)).body).toMatchObject({ state: "paused", next_run: null });
   });
 });
 
 describe("test notifications", () => {
-  it("sends a signed test webhook and a test email, without touching the history", async () => {
+  it("sends a signed test webhook and a test email, recorded as task.test sends", async () => {
     const t = (await api("POST", "/api/v1/tasks", {
       search_query: "test sends",
       state: "paused",
@@ -88,7 +127,11 @@ describe("test notifications", () => {
     expect((new Webhook(secret).verify(req.body, req.headers as Record<string, string>) as any).type).toBe("task.test");
     const mail = await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "email" });
     expect(mail.body.status).toBe("sent");
-    expect((await api("GET", `/api/v1/notifications/sends?task_id=${t.id}`)).body.total).toBe(0);
+    const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}`)).body.sends;
+    expect(sends.map((s: { event: string; notification_type: string; status: string; execution_id: string | null }) => [s.event, s.notification_type, s.status, s.execution_id])).toEqual([
+      ["task.test", "email", "sent", null],
+      ["task.test", "webhook", "sent", null],
+    ]);
     const bare = (await api("POST", "/api/v1/tasks", { search_query: "no channels", state: "paused" })).body;
     expect((await api("POST", `/api/v1/tasks/${bare.id}/notifications/test`, { type: "email" })).status).toBe(400);
   });
