@@ -4,7 +4,7 @@
  */
 import { exportPKCS8 } from "jose";
 import type { TestProject } from "vitest/node";
-import { clerkKeys, startClerkStub } from "./helpers/clerk";
+import { clerkKeys, startClerkStub, TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
 import { ensureBuild, startServer } from "./helpers/server";
 
 declare module "vitest" {
@@ -36,5 +36,6 @@ export function serverEnv(clerkPublicPem: string, clerkApiUrl: string): Record<s
     CLERK_PUBLISHABLE_KEY: "pk_test_ZXhhbXBsZS5jbGVyay5hY2NvdW50cy5kZXYk",
     CLERK_JWT_KEY: clerkPublicPem,
     CLERK_API_URL: clerkApiUrl,
+    CLERK_AUTHORIZED_PARTIES: TEST_AUTHORIZED_PARTY,
   };
 }

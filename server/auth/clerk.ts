@@ -21,18 +21,21 @@ function clerkClient() {
   }));
 }
 
-/** The Clerk user id (`sub`) of a valid session token; 401 for expired or invalid tokens. */
-export async function verifySessionToken(token: string): Promise<string> {
+/** Session tokens are accepted only when issued for these origins (`azp`): CLERK_AUTHORIZED_PARTIES, else APP_URL's. */
+const authorizedParties = () => (env.CLERK_AUTHORIZED_PARTIES ? env.CLERK_AUTHORIZED_PARTIES.split(",").map((s) => s.trim()) : [new URL(env.APP_URL).origin]);
+
+/** The Clerk user (`sub`) and session (`sid`) of a valid session token; 401 for expired or invalid tokens. */
+export async function verifySessionToken(token: string): Promise<{ userId: string; sessionId: string | null }> {
   if (!env.CLERK_SECRET_KEY) throw notInitialized();
   try {
     const claims = await verifyToken(token, {
       secretKey: env.CLERK_SECRET_KEY,
       jwtKey: env.CLERK_JWT_KEY,
       apiUrl: env.CLERK_API_URL,
-      authorizedParties: env.CLERK_AUTHORIZED_PARTIES?.split(",").map((s) => s.trim()),
+      authorizedParties: authorizedParties(),
     });
     if (!claims.sub) throw apiError(401, "Invalid token");
-    return claims.sub;
+    return { userId: claims.sub, sessionId: typeof claims.sid === "string" ? claims.sid : null };
   } catch (e) {
     const reason = (e as { reason?: string }).reason;
     if (reason === "token-expired") throw apiError(401, "Token has expired");
@@ -42,14 +45,32 @@ export async function verifySessionToken(token: string): Promise<string> {
   }
 }
 
-export type ClerkProfile = { email: string; first_name: string; role: string | null };
+/** What the account mirrors of the Clerk user: a banned user is inactive (no session, no API key). */
+export type ClerkProfile = { email: string; first_name: string; role: string | null; is_active: boolean };
+
+const roleOf = (metadata: unknown) => {
+  const role = (metadata as { role?: unknown } | null | undefined)?.role;
+  return typeof role === "string" ? role : null;
+};
+
+/** The profile in a Clerk user as its webhooks send it (the Backend API's JSON, snake_case). */
+export function profileFromUserJson(u: {
+  email_addresses?: { id: string; email_address: string }[];
+  primary_email_address_id?: string | null;
+  first_name?: string | null;
+  public_metadata?: unknown;
+  banned?: boolean;
+}): ClerkProfile {
+  const emails = u.email_addresses ?? [];
+  const primary = emails.find((e) => e.id === u.primary_email_address_id) ?? emails[0];
+  return { email: primary?.email_address ?? "", first_name: u.first_name ?? "", role: roleOf(u.public_metadata), is_active: !u.banned };
+}
 
 export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfile> {
   try {
     const u = await clerkClient().users.getUser(clerkUserId);
     const primary = u.emailAddresses.find((e) => e.id === u.primaryEmailAddressId) ?? u.emailAddresses[0];
-    const role = (u.publicMetadata as { role?: unknown } | undefined)?.role;
-    return { email: primary?.emailAddress ?? "", first_name: u.firstName ?? "", role: typeof role === "string" ? role : null };
+    return { email: primary?.emailAddress ?? "", first_name: u.firstName ?? "", role: roleOf(u.publicMetadata), is_active: !u.banned };
   } catch (e) {
     if ((e as { status?: number }).status === 404) throw apiError(404, "User not found at the identity provider");
     if ((e as { code?: string }).code === "SERVICE_UNAVAILABLE") throw e;

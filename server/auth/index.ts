@@ -9,11 +9,12 @@ import { apiError } from "../api/errors";
 import { db, type User } from "../db";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys";
 import { verifySessionToken } from "./clerk";
+import { sessionUser } from "../users/clerk-accounts";
 
 export type Caller =
   | { method: "api_key"; user: User }
   | { method: "noauth"; user: User }
-  | { method: "jwt"; clerkUserId: string; user: User | null };
+  | { method: "jwt"; clerkUserId: string; sessionId: string | null; user: User | null };
 
 export const NOAUTH_USER = {
   id: "00000000-0000-0000-0000-000000000001",
@@ -59,8 +60,8 @@ export async function authenticate(headers: Headers, clientIp: string | null, al
     return { method: "api_key", user };
   }
   if (token.split(".").length !== 3) throw apiError(401, "Invalid API key");
-  const clerkUserId = await verifySessionToken(token);
-  const user = await db.user.findUnique({ where: { clerk_user_id: clerkUserId } });
+  const { userId: clerkUserId, sessionId } = await verifySessionToken(token);
+  const user = await sessionUser(clerkUserId, sessionId);
   if (user && !user.is_active) throw apiError(403, "Account disabled");
-  return { method: "jwt", clerkUserId, user };
+  return { method: "jwt", clerkUserId, sessionId, user };
 }

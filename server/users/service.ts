@@ -2,8 +2,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { apiError } from "../api/errors";
-import type { Caller } from "../auth";
-import { fetchClerkProfile } from "../auth/clerk";
 import { db, Prisma, type User } from "../db";
 
 export const UserSchema = z
@@ -30,24 +28,6 @@ export function userView(u: User): z.infer<typeof UserSchema> {
     has_seen_welcome: u.has_seen_welcome,
     created_at: u.created_at.toISOString(),
   };
-}
-
-/** Creates or refreshes the caller's record from the identity provider. */
-export async function syncUser(caller: Exclude<Caller, { method: "api_key" }>) {
-  if (caller.method === "noauth") return { user: userView(caller.user), created: false };
-  const profile = await fetchClerkProfile(caller.clerkUserId);
-  const existing = await db.user.findUnique({ where: { clerk_user_id: caller.clerkUserId } });
-  const user = existing
-    ? await db.user.update({ where: { id: existing.id }, data: { ...profile, updated_at: new Date() } })
-    : await db.user
-        .create({ data: { clerk_user_id: caller.clerkUserId, ...profile } })
-        .catch(async (e: unknown) => {
-          // Two first loads at once: the other request created it.
-          if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
-            return db.user.findUniqueOrThrow({ where: { clerk_user_id: caller.clerkUserId } });
-          throw e;
-        });
-  return { user: userView(user), created: !existing };
 }
 
 export async function markWelcomeSeen(user: User) {

@@ -1,0 +1,88 @@
+/**
+ * Accounts follow Clerk. A user's email, first name, role (`public_metadata.role`) and whether they may use the
+ * service (not banned) are copied from Clerk: when the dashboard first syncs the account, again once per new session
+ * (a sign-in), and at once when Clerk reports a change through its webhooks (user.updated, user.deleted). An inactive
+ * or deleted account's API key and sessions stop working on the next request (server/auth reads is_active).
+ */
+import type { WebhookEvent } from "@clerk/backend/webhooks";
+import type { Caller } from "../auth";
+import { fetchClerkProfile, profileFromUserJson, type ClerkProfile } from "../auth/clerk";
+import { db, Prisma, type User } from "../db";
+import { scheduler } from "../scheduler";
+import { userView } from "./service";
+
+/** Creates or refreshes the caller's record from the identity provider (POST /auth/sync-user). */
+export async function syncUser(caller: Exclude<Caller, { method: "api_key" }>) {
+  if (caller.method === "noauth") return { user: userView(caller.user), created: false };
+  const profile = await fetchClerkProfile(caller.clerkUserId);
+  const existing = await db.user.findUnique({ where: { clerk_user_id: caller.clerkUserId } });
+  const data = { ...profile, clerk_session_id: caller.sessionId };
+  const user = existing
+    ? await applyProfile(existing, data)
+    : await db.user.create({ data: { clerk_user_id: caller.clerkUserId, ...data } }).catch(async (e: unknown) => {
+        // Two first loads at once: the other request created it.
+        if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
+          return db.user.findUniqueOrThrow({ where: { clerk_user_id: caller.clerkUserId } });
+        throw e;
+      });
+  return { user: userView(user), created: !existing };
+}
+
+const refreshing = new Map<string, Promise<User>>();
+/** Sessions whose refresh failed recently (Clerk unreachable): not retried on every request. */
+const failedRecently = new Map<string, number>();
+const RETRY_FAILED_AFTER_MS = 60_000;
+
+/**
+ * The account of a verified session token, its profile re-read from Clerk the first time this session is seen (once,
+ * for all concurrent requests). When Clerk cannot be reached the stored profile serves, and the refresh is retried
+ * a minute later.
+ */
+export async function sessionUser(clerkUserId: string, sessionId: string | null): Promise<User | null> {
+  const user = await db.user.findUnique({ where: { clerk_user_id: clerkUserId } });
+  if (!user || !sessionId || user.clerk_session_id === sessionId) return user;
+  if ((failedRecently.get(sessionId) ?? 0) > Date.now()) return user;
+  let refresh = refreshing.get(sessionId);
+  if (!refresh) {
+    refresh = fetchClerkProfile(clerkUserId)
+      .then((profile) => applyProfile(user, { ...profile, clerk_session_id: sessionId }))
+      .catch(async (e: unknown) => {
+        if ((e as { code?: string }).code === "NOT_FOUND") return applyProfile(user, { is_active: false, clerk_session_id: sessionId });
+        console.error(`clerk: refreshing user ${user.id} failed; the stored profile serves for now`, e);
+        failedRecently.set(sessionId, Date.now() + RETRY_FAILED_AFTER_MS);
+        return user;
+      })
+      .finally(() => refreshing.delete(sessionId));
+    refreshing.set(sessionId, refresh);
+  }
+  return refresh;
+}
+
+/** Writes a profile; an account that becomes inactive has its active watches paused (their wake-ups cancelled). */
+async function applyProfile(user: User, data: Partial<ClerkProfile> & { clerk_session_id?: string | null }): Promise<User> {
+  const updated = await db.user.update({ where: { id: user.id }, data: { ...data, updated_at: new Date() } });
+  if (user.is_active && !updated.is_active) await pauseAllWatches(user.id);
+  return updated;
+}
+
+async function pauseAllWatches(userId: string) {
+  const active = await db.task.findMany({ where: { user_id: userId, state: "active" }, select: { id: true, next_run: true } });
+  await db.task.updateMany({ where: { id: { in: active.map((t) => t.id) } }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
+  for (const t of active) await scheduler().disarm(t.id, t.next_run);
+}
+
+/** Clerk's webhooks (POST /api/webhooks/clerk, signature already verified). Users Watch has never seen are ignored. */
+export async function applyClerkEvent(event: WebhookEvent) {
+  if (event.type !== "user.updated" && event.type !== "user.deleted") return "ignored";
+  const clerkUserId = event.data.id;
+  const user = clerkUserId ? await db.user.findUnique({ where: { clerk_user_id: clerkUserId } }) : null;
+  if (!user) return "unknown user";
+  if (event.type === "user.updated") {
+    await applyProfile(user, profileFromUserJson(event.data));
+    return "updated";
+  }
+  // Deleted at Clerk: the account and everything it owns go (its send history with it).
+  await pauseAllWatches(user.id);
+  await db.user.delete({ where: { id: user.id } });
+  return "deleted";
+}
