@@ -402,10 +402,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Confirm an address for email notifications */
-        get: operations["email-verify"];
+        get?: never;
         put?: never;
-        post?: never;
+        /** Confirm an address for email notifications (the button of the link's page) */
+        post: operations["email-verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -419,10 +419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pause a watch from its notification email */
-        get: operations["email-pause"];
+        get?: never;
         put?: never;
-        post?: never;
+        /** Pause a watch from its notification email (the button of the link's page) */
+        post: operations["email-pause"];
         delete?: never;
         options?: never;
         head?: never;
@@ -819,8 +819,12 @@ export interface components {
             user_id: string;
             /** Format: uuid */
             task_id: string;
-            /** Format: uuid */
-            execution_id: string;
+            /** @description The run that triggered the send; null for a test send or an address verification */
+            execution_id: string | null;
+            /** @description What was sent: task.condition_met, task.test, email.verification */
+            event: string;
+            /** @description 1 for the first attempt, 2.. for retries */
+            attempt: number;
             recipient: string;
             /** @enum {string} */
             notification_type: "email" | "webhook";
@@ -843,18 +847,18 @@ export interface components {
             created_at: string;
         };
         /**
-         * Clerk client not initialized error (503)
+         * Clerk client not initialized, or the identity provider is unavailable error (503)
          * @description The error information
          * @example {
          *       "code": "SERVICE_UNAVAILABLE",
-         *       "message": "Clerk client not initialized",
+         *       "message": "Clerk client not initialized, or the identity provider is unavailable",
          *       "issues": []
          *     }
          */
         "error.SERVICE_UNAVAILABLE": {
             /**
              * @description The error message
-             * @example Clerk client not initialized
+             * @example Clerk client not initialized, or the identity provider is unavailable
              */
             message: string;
             /**
@@ -883,18 +887,18 @@ export interface components {
             is_active: boolean;
         };
         /**
-         * Rate limit exceeded error (429)
+         * Rate limit exceeded (3 per minute) error (429)
          * @description The error information
          * @example {
          *       "code": "TOO_MANY_REQUESTS",
-         *       "message": "Rate limit exceeded",
+         *       "message": "Rate limit exceeded (3 per minute)",
          *       "issues": []
          *     }
          */
         "error.TOO_MANY_REQUESTS": {
             /**
              * @description The error message
-             * @example Rate limit exceeded
+             * @example Rate limit exceeded (3 per minute)
              */
             message: string;
             /**
@@ -939,41 +943,8 @@ export interface operations {
                     "application/json": components["schemas"]["Task"][];
                 };
             };
-            /** @description Invalid notification config */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1002,17 +973,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -1108,8 +1068,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1165,7 +1125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1195,17 +1155,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -1258,7 +1207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Invalid notification config */
+            /** @description Invalid state transition or notification config */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1280,7 +1229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1313,7 +1262,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal server error */
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Failed to change task state; the update was rolled back */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1368,7 +1328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1401,8 +1361,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1461,7 +1421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1505,8 +1465,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1566,7 +1526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1596,17 +1556,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -1659,7 +1608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1689,17 +1638,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -1746,7 +1684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid notification config */
+            /** @description A username is required first */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1768,7 +1706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1801,8 +1739,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1858,7 +1796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid notification config */
+            /** @description Channel not configured */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1880,7 +1818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1913,8 +1851,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1976,7 +1914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2009,8 +1947,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2094,17 +2032,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2152,8 +2079,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Insufficient access */
+            /** @description Not a dashboard session (API keys cannot sync) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description User not found at the identity provider */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2185,8 +2123,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2196,9 +2134,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Clerk client not initialized */
+            /** @description Clerk client not initialized, or the identity provider is unavailable; or the database cannot be reached */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,7 +2167,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,8 +2178,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Insufficient access */
-            403: {
+            /** @description User not synced yet (POST /auth/sync-user) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2268,17 +2208,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -2318,19 +2247,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2362,8 +2280,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2406,19 +2324,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2447,17 +2354,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -2503,7 +2399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid notification config */
+            /** @description An active key exists */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2525,7 +2421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Insufficient access */
+            /** @description Role developer or admin required */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2536,7 +2432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description User not synced */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2569,19 +2465,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded (3 per minute) */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2640,7 +2525,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description API key not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2673,8 +2558,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2723,7 +2608,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Invalid notification config */
+            /** @description Invalid username, or already set */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2745,7 +2630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Task is already running or pending */
+            /** @description Username already taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,8 +2663,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2827,41 +2712,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid notification config */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2890,17 +2742,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -2940,19 +2781,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2981,17 +2811,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -3031,19 +2850,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authorization not provided */
+            /** @description Missing, invalid or expired credentials */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Insufficient access */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3075,8 +2883,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal server error */
-            500: {
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3124,17 +2932,6 @@ export interface operations {
                     "application/json": components["schemas"]["Task"][];
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
             /** @description Validation error */
             422: {
                 headers: {
@@ -3159,17 +2956,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3222,18 +3008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Task is already running or pending */
+            /** @description Email already on waitlist */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3268,17 +3043,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3336,7 +3100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Insufficient access */
+            /** @description Admins only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,17 +3130,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -3415,18 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3461,17 +3203,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3519,17 +3250,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
             /** @description Validation error */
             422: {
                 headers: {
@@ -3552,20 +3272,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Clerk client not initialized */
+            /** @description Database unreachable; or the database cannot be reached */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,14 +3289,18 @@ export interface operations {
     };
     "email-verify": {
         parameters: {
-            query: {
-                token: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful response */
             200: {
@@ -3600,19 +3315,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
+            /** @description Invalid or expired token */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3641,17 +3345,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };
@@ -3672,15 +3365,20 @@ export interface operations {
     };
     "email-pause": {
         parameters: {
-            query: {
-                task: string;
-                token: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    task: string;
+                    token: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful response */
             200: {
@@ -3694,8 +3392,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, invalid or expired credentials */
-            401: {
+            /** @description Invalid or expired link */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3705,7 +3403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found */
+            /** @description Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3735,17 +3433,6 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
-                    };
-                };
-            };
-            /** @description Internal error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail: string;
                     };
                 };
             };

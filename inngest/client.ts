@@ -12,4 +12,6 @@ export const events = {
   runRequested: "watch/run.requested",
   /** An open execution was superseded (forced re-run, deleted watch). */
   runCancelled: "watch/run.cancelled",
+  /** Deliver a finding's webhook, with retries. */
+  webhookDeliver: "watch/webhook.deliver",
 } as const;

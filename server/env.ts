@@ -35,12 +35,16 @@ const schema = z.object({
   CLERK_JWT_KEY: optionalString.transform((v) => v?.replace(/\\n/g, "\n")),
   CLERK_API_URL: optionalUrl,
   CLERK_AUTHORIZED_PARTIES: optionalString,
+  CLERK_WEBHOOK_SECRET: optionalString,
 
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,
   EMAIL_FROM: z.string().default("Watch <watch@localhost>"),
   EMAILS_PER_USER_PER_DAY: positiveInt(100),
   EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
+
+  MAX_ACTIVE_TASKS_PER_USER: positiveInt(50),
+  RUNS_PER_USER_PER_MONTH: positiveInt(3000),
 
   AGENT_MODEL: optionalString,
   AGENT_BASE_URL: optionalUrl,
@@ -60,6 +64,8 @@ const schema = z.object({
   INNGEST_SIGNING_KEY: optionalString,
   INNGEST_DEV: flag,
   INNGEST_BASE_URL: optionalUrl,
+  /** This process's identity in the embedded engine; each replica needs its own stable value. */
+  WATCH_EXECUTOR_ID: z.string().min(1).default("local"),
 
   MIN_RUN_INTERVAL_MS: positiveInt(5 * 60_000),
   EXECUTION_STUCK_AFTER_MS: positiveInt(30 * 60_000),

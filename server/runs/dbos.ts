@@ -1,32 +1,38 @@
 /**
- * The embedded driver: DBOS Transact on the service's own database. A watch run is a durable workflow
- * (steps checkpointed, resumed after a crash); the next wake-up is a delayed workflow on a queue, with an id
- * derived from the watch and its next_run, so arming twice is harmless and disarming can find it.
+ * The embedded driver: DBOS Transact on the service's own database runs the workflow of `./workflow`. A watch run is
+ * a durable workflow (steps checkpointed, resumed after a crash); the next wake-up is a delayed workflow on a queue,
+ * with an id derived from the watch and its next_run, so arming twice is harmless and disarming can find it.
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { env } from "../env";
+import { wfQueueRunner } from "@dbos-inc/dbos-sdk/internal/wfqueue";
 import { db } from "../db";
 import { isDatabaseUnavailable } from "../db/availability";
-import { deliverEmail, deliverWebhook, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { env } from "../env";
 import type { Scheduler } from "../scheduler";
-import { beginRun, evaluateRun, recordOutcome, type RunTrigger } from "./steps";
+import type { RunTrigger } from "./steps";
+import { armed, flowControl, followUpId, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
 
 const QUEUE = "watch-runs";
 /** Bump when a workflow's step sequence changes incompatibly (recovery replays by step order). */
 const APP_VERSION = "watch-1";
 
-const scheduledId = (taskId: string, at: number) => `run:${taskId}:${at}`;
 const requestedId = (executionId: string) => `exec:${executionId}`;
 
-async function enqueueRun(taskId: string, trigger: RunTrigger) {
+async function enqueueRun(taskId: string, trigger: RunTrigger, workflowID: string) {
   const at = "scheduledFor" in trigger ? trigger.scheduledFor : Date.now();
-  const workflowID = "scheduledFor" in trigger ? scheduledId(taskId, at) : requestedId(trigger.executionId);
   const delaySeconds = Math.max(0, (at - Date.now()) / 1000);
-  await DBOS.startWorkflow(watchRun, {
+  await DBOS.startWorkflow(registered.watchRun, {
     workflowID,
     queueName: QUEUE,
     enqueueOptions: delaySeconds > 0 ? { delaySeconds } : undefined,
   })(taskId, trigger);
+}
+
+async function start(followUp: FollowUp) {
+  const workflowID = followUpId(followUp);
+  if (followUp.name === "watch/armed")
+    return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
+  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId);
 }
 
 /**
@@ -37,36 +43,20 @@ async function enqueueRun(taskId: string, trigger: RunTrigger) {
  */
 const DATABASE_STEP = { retriesAllowed: true, shouldRetry: isDatabaseUnavailable, intervalSeconds: 1, backoffRate: 2, maxAttempts: 12 };
 
-async function watchRunWorkflow(taskId: string, trigger: RunTrigger) {
-  const plan = await DBOS.runStep(() => beginRun(taskId, trigger), { name: "begin", ...DATABASE_STEP });
-  if (!plan) return;
-  const outcome = await DBOS.runStep(() => evaluateRun(plan), { name: "evaluate" });
-  const recorded = await DBOS.runStep(() => recordOutcome(taskId, plan.executionId, outcome), { name: "persist", ...DATABASE_STEP });
-  if (recorded.nextRun) await enqueueRun(taskId, { scheduledFor: new Date(recorded.nextRun).getTime() });
-  if (!recorded.notify) return;
-  await DBOS.runStep(() => deliverEmail(plan.executionId), { name: "deliver-email", ...DATABASE_STEP });
-  // Retries wait up to half an hour: in their own workflow, off the run queue.
-  await DBOS.startWorkflow(webhookDelivery, { workflowID: `webhook:${plan.executionId}` })(plan.executionId);
-}
-
-async function webhookDeliveryWorkflow(executionId: string) {
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await DBOS.runStep(() => deliverWebhook(executionId, attempt), { name: `deliver-webhook-${attempt}`, ...DATABASE_STEP });
-    if (!outcome.retry) return;
-    await DBOS.sleep(WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
-  }
-}
+const step: WorkflowStep = {
+  run: (id, fn, opts) => DBOS.runStep(fn, { name: id, ...(opts?.database ? DATABASE_STEP : {}) }),
+  sleep: (_id, ms) => DBOS.sleep(ms),
+  send: (_id, followUp) => start(followUp),
+};
 
 const g = globalThis as unknown as {
-  __watchDbos?: { watchRun: typeof watchRunWorkflow; webhookDelivery: typeof webhookDeliveryWorkflow };
+  __watchDbos?: { watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>; webhookDelivery: (executionId: string) => Promise<unknown> };
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
 const registered = (g.__watchDbos ??= {
-  watchRun: DBOS.registerWorkflow(watchRunWorkflow, { name: "watchRun" }),
-  webhookDelivery: DBOS.registerWorkflow(webhookDeliveryWorkflow, { name: "webhookDelivery" }),
+  watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), { name: "watchRun" }),
+  webhookDelivery: DBOS.registerWorkflow((executionId: string) => webhookDelivery(step, executionId), { name: "webhookDelivery" }),
 });
-const watchRun = registered.watchRun;
-const webhookDelivery = registered.webhookDelivery;
 
 /** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */
 async function cancel(workflowID: string, onlyWaiting = false) {
@@ -77,14 +67,27 @@ async function cancel(workflowID: string, onlyWaiting = false) {
 
 const dbosScheduler: Scheduler = {
   name: "dbos",
-  arm: (taskId, at) => enqueueRun(taskId, { scheduledFor: at.getTime() }),
+  arm: (watch, at) => start(armed(watch.id, watch.user_id, at.toISOString())),
   disarm: async (taskId, scheduledAt) => {
-    if (scheduledAt) await cancel(scheduledId(taskId, scheduledAt.getTime()), true);
+    if (scheduledAt) await cancel(followUpId(armed(taskId, "", scheduledAt.toISOString())), true);
   },
-  runNow: (taskId, executionId) => enqueueRun(taskId, { executionId }),
+  runNow: (watch, executionId) => enqueueRun(watch.id, { executionId }, requestedId(executionId)),
   cancelRun: (executionId) => cancel(requestedId(executionId)),
-  health: async () => "ok",
+  health: async () => queueHealth(),
 };
+
+/** A queue poll overdue by this much means the engine's dispatch loop has stopped (it polls every 100–250 ms). */
+const STALLED_AFTER_MS = 10_000;
+
+/** The dispatch loop's real state: running, and its last poll of the run queue recent (read from the engine's runner). */
+function queueHealth(): string {
+  const runner = wfQueueRunner as unknown as { isRunning: boolean; states: Map<string, { nextPollAt: number }> };
+  if (!runner.isRunning) return "not running";
+  const state = runner.states.get(QUEUE);
+  if (!state) return "not running: the run queue is not polled";
+  const overdue = Date.now() - state.nextPollAt;
+  return overdue > STALLED_AFTER_MS ? `stalled: no poll of the run queue for ${Math.round(overdue / 1000)} s` : "ok";
+}
 
 /** Starts the engine (recovering interrupted runs) and re-arms every active watch (idempotent). */
 export async function startDbos(databaseUrl: string, embedded: boolean): Promise<Scheduler> {
@@ -92,7 +95,7 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     name: "watch",
     systemDatabaseUrl: databaseUrl,
     applicationVersion: APP_VERSION,
-    executorID: process.env.WATCH_EXECUTOR_ID ?? "local",
+    executorID: env.WATCH_EXECUTOR_ID,
     // PGlite has no LISTEN/NOTIFY across its socket clients: poll instead.
     useListenNotify: !embedded,
     runAdminServer: false,
@@ -103,12 +106,12 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
   // runs closer to their time and spreads a burst of due watches instead of dispatching it as one batch. On the
   // embedded database every poll runs the database in this process, so it polls less often there.
   const pollingMs = embedded ? 250 : 100;
-  await DBOS.registerQueue(QUEUE, { workerConcurrency: env.AGENT_CONCURRENCY * 4, minPollingIntervalMs: pollingMs });
-  const active = await db.task.findMany({ where: { state: "active" }, select: { id: true, next_run: true } });
+  await DBOS.registerQueue(QUEUE, { workerConcurrency: flowControl().queued, minPollingIntervalMs: pollingMs });
+  const active = await db.task.findMany({ where: { state: "active" }, select: { id: true, user_id: true, next_run: true } });
   for (const t of active) {
     let at = t.next_run;
     if (!at) ({ next_run: at } = await db.task.update({ where: { id: t.id }, data: { next_run: new Date() }, select: { next_run: true } }));
-    await dbosScheduler.arm(t.id, at!);
+    await dbosScheduler.arm(t, at!);
   }
   if (active.length) console.log(`scheduler: ${active.length} active watch(es) armed`);
   return dbosScheduler;

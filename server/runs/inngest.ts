@@ -1,20 +1,23 @@
-/** The Inngest driver: the Scheduler as events; the loop itself runs in inngest/functions.ts. */
+/** The Inngest driver: the Scheduler as events (idempotent by id); the workflow itself runs in inngest/functions.ts. */
 import { events, inngest } from "../../inngest/client";
 import type { Scheduler } from "../scheduler";
+import { armed, followUpId } from "./workflow";
 
 export const inngestScheduler: Scheduler = {
   name: "inngest",
-  arm: async (taskId, at) => {
-    await inngest.send({ name: events.armed, data: { taskId, at: at.toISOString() } });
+  arm: async (watch, at) => {
+    const event = armed(watch.id, watch.user_id, at.toISOString());
+    await inngest.send({ id: followUpId(event), ...event });
   },
   disarm: async (taskId) => {
     await inngest.send({ name: events.disarmed, data: { taskId } });
   },
-  runNow: async (taskId, executionId) => {
-    await inngest.send({ name: events.runRequested, data: { taskId, executionId } });
+  runNow: async (watch, executionId) => {
+    await inngest.send({ id: `exec:${executionId}`, name: events.runRequested, data: { taskId: watch.id, userId: watch.user_id, executionId } });
   },
   cancelRun: async (executionId) => {
     await inngest.send({ name: events.runCancelled, data: { executionId } });
   },
-  health: async () => "ok",
+  // Runs happen on the Inngest server; this process only sends events, so there is nothing local to check.
+  health: async () => "ok: runs on Inngest",
 };

@@ -6,11 +6,14 @@
  */
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } from "../agent";
 import { transaction, type Query } from "../db/sql";
+import { storable } from "../text";
+import { addTokens, budgetExhausted, countRun, periodOf } from "../usage";
 import { isStuck, STUCK_ERROR } from "../tasks/executions";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
 export type RunPlan = {
+  kind: "run";
   executionId: string;
   userId: string;
   watch: AgentWatch;
@@ -39,6 +42,9 @@ export type Evaluation =
     }
   | { ok: false; error: string };
 
+/** The monthly run budget is spent: the run was recorded `cancelled` with the reason; the watch wakes up next period. */
+export type OverBudget = { kind: "over-budget"; userId: string; nextRun: string | null };
+
 export type Recorded = { notify: boolean; nextRun: string | null };
 
 const RECENT_RUNS = 5;
@@ -47,6 +53,7 @@ const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60
 
 type ClaimedTask = {
   user_id: string;
+  user_active: boolean;
   name: string;
   search_query: string;
   condition_description: string;
@@ -62,16 +69,19 @@ type TaskRuns = {
 /**
  * Claims the run: a requested execution goes pending -> running; a scheduled wake-up creates a running
  * execution, but only if it is still the watch's current wake-up (a pause, a re-arm or a manual run
- * supersedes it). Returns null when there is nothing to run.
+ * supersedes it). The run is counted against the owner's monthly budget in the same transaction; past it, the
+ * execution is recorded `cancelled` with the reason and the watch's next wake-up is the next period. Returns null
+ * when there is nothing to run.
  */
-export async function beginRun(taskId: string, trigger: RunTrigger): Promise<RunPlan | null> {
+export async function beginRun(taskId: string, trigger: RunTrigger): Promise<RunPlan | OverBudget | null> {
   const now = Date.now();
   const claimed = await transaction(async (query) => {
     // Lock, then read the executions in a statement of their own: a statement that waited for the lock reads
     // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock.
     const [task] = await query<ClaimedTask>(
-      `SELECT user_id, name, search_query, condition_description, state::text AS state, next_run, last_known_state
-         FROM tasks WHERE id = $1 FOR UPDATE`,
+      `SELECT t.user_id, u.is_active AS user_active, t.name, t.search_query, t.condition_description, t.state::text AS state,
+              t.next_run, t.last_known_state
+         FROM tasks t JOIN users u ON u.id = t.user_id WHERE t.id = $1 FOR UPDATE OF t`,
       [taskId],
     );
     if (!task) return null;
@@ -85,14 +95,26 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
                            ORDER BY e.created_at DESC LIMIT $2) r), '[]') AS recent`,
       [taskId, RECENT_RUNS],
     ))[0]!;
+    const overBudget = async (executionId: string) => {
+      const nextRun = task.state === "active" ? periodOf(new Date(now)).end : null;
+      await query(`UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3 WHERE id = $1`, [
+        executionId,
+        budgetExhausted(new Date(now)),
+        new Date(now),
+      ]);
+      await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
+      return { overBudget: true as const, userId: task.user_id, nextRun };
+    };
     if ("executionId" in trigger) {
       const started = await query(
         `UPDATE executions SET status = 'running', started_at = $3 WHERE id = $1 AND task_id = $2 AND status = 'pending' RETURNING id`,
         [trigger.executionId, taskId, new Date(now)],
       );
-      return started.length ? { task, recent, executionId: trigger.executionId } : null;
+      if (!started.length || !task.user_active) return null;
+      if (!(await countRun(query, task.user_id, new Date(now)))) return overBudget(trigger.executionId);
+      return { task, recent, executionId: trigger.executionId };
     }
-    if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor) return null;
+    if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor || !task.user_active) return null;
     const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
     if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
     if (stuck.length)
@@ -106,11 +128,14 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
        UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1 RETURNING last_execution_id AS id`,
       [taskId, new Date(now)],
     );
+    if (!(await countRun(query, task.user_id, new Date(now)))) return overBudget(created!.id);
     return { task, recent, executionId: created!.id };
   });
   if (!claimed) return null;
+  if ("overBudget" in claimed) return { kind: "over-budget", userId: claimed.userId, nextRun: claimed.nextRun?.toISOString() ?? null };
   const { task, recent, executionId } = claimed;
   return {
+    kind: "run",
     executionId,
     userId: task.user_id,
     watch: {
@@ -191,10 +216,12 @@ async function alreadyRecorded(query: Query, executionId: string, status: "succe
  * cancelled meanwhile (forced re-run, deleted watch) records nothing. Returns whether to notify and the
  * watch's next wake-up (null when it is not active).
  */
-export async function recordOutcome(taskId: string, executionId: string, outcome: Evaluation): Promise<Recorded> {
+export async function recordOutcome(taskId: string, executionId: string, evaluation: Evaluation): Promise<Recorded> {
   const now = new Date();
+  // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (server/text.ts).
+  const outcome = storable(evaluation);
   return transaction(async (query) => {
-    const [current] = await query<{ state: string }>(`SELECT state::text AS state FROM tasks WHERE id = $1 FOR UPDATE`, [taskId]);
+    const [current] = await query<{ state: string; user_id: string }>(`SELECT state::text AS state, user_id FROM tasks WHERE id = $1 FOR UPDATE`, [taskId]);
     if (!current) return { notify: false, nextRun: null };
     const active = current.state === "active";
 
@@ -230,6 +257,7 @@ export async function recordOutcome(taskId: string, executionId: string, outcome
       [executionId, now, d.condition_met, JSON.stringify(result), d.notification && JSON.stringify(d.notification), JSON.stringify(d.sources)],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
+    await addTokens(query, current.user_id, now, outcome.usage);
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
     await query(

@@ -3,14 +3,17 @@
  * became active, was paused, a run was requested); the driver decides *how* (embedded durable engine or
  * Inngest). The driver is chosen in one place: `setScheduler` at server start.
  */
+/** The watch and its owner (the engines' flow control is per user). */
+export type Watch = { id: string; user_id: string };
+
 export interface Scheduler {
   readonly name: string;
   /** The watch is active: make sure it runs at `at` (now or later). Replaces any earlier wake-up. */
-  arm(taskId: string, at: Date): Promise<void>;
+  arm(watch: Watch, at: Date): Promise<void>;
   /** The watch was paused, completed or deleted: cancel its pending wake-up (`scheduledAt` is its old next_run). */
   disarm(taskId: string, scheduledAt: Date | null): Promise<void>;
   /** Start the given (pending) execution now. */
-  runNow(taskId: string, executionId: string): Promise<void>;
+  runNow(watch: Watch, executionId: string): Promise<void>;
   /** Stop an open execution (force re-run, delete). */
   cancelRun(executionId: string): Promise<void>;
   /** "ok" when the driver is running. */

@@ -3,6 +3,7 @@ import { apiError, notFound } from "../api/errors";
 import { env } from "../env";
 import { db, type ExecutionStatus, type User } from "../db";
 import { scheduler } from "../scheduler";
+import { assertRunBudget } from "../usage";
 import { executionView } from "./views";
 
 export const ALREADY_RUNNING = "Task is already running or pending. Use force=true to override.";
@@ -18,9 +19,10 @@ export const STUCK_ERROR = "superseded: stuck";
  */
 export async function startExecution(taskId: string, force = false) {
   const now = Date.now();
-  const { execution, superseded } = await db.$transaction(async (tx) => {
+  const { execution, superseded, watch } = await db.$transaction(async (tx) => {
     // Lock the watch row so two concurrent "run now" calls cannot both pass the open-execution check.
-    await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    const [watch] = await tx.$queryRaw<{ id: string; user_id: string }[]>`SELECT id, user_id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    if (!watch) throw notFound();
     const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: OPEN } }, select: { id: true, started_at: true } });
     const stuck = open.filter((e) => isStuck(e.started_at, now));
     const live = open.filter((e) => !stuck.includes(e));
@@ -37,10 +39,10 @@ export async function startExecution(taskId: string, force = false) {
       });
     const created = await tx.execution.create({ data: { task_id: taskId, status: "pending" } });
     await tx.task.update({ where: { id: taskId }, data: { last_execution_id: created.id } });
-    return { execution: created, superseded: open.map((e) => e.id) };
+    return { execution: created, superseded: open.map((e) => e.id), watch };
   });
   for (const id of superseded) await scheduler().cancelRun(id);
-  await scheduler().runNow(taskId, execution.id);
+  await scheduler().runNow(watch, execution.id);
   return execution;
 }
 
@@ -51,6 +53,7 @@ async function assertOwner(user: User, taskId: string) {
 
 export async function executeTask(user: User, taskId: string, force: boolean) {
   await assertOwner(user, taskId);
+  await assertRunBudget(user.id);
   return executionView(await startExecution(taskId, force));
 }
 

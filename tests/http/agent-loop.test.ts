@@ -87,7 +87,7 @@ describe("agent loop end to end", () => {
     const hook = receiver.requests[0]!;
     const { secret } = (await call("GET", "/api/v1/webhooks/secret", { base: base() })).body;
     const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as any;
-    expect(event).toMatchObject({ type: "task.condition_met", data: { task: { id, url: expect.stringContaining(`/tasks/${id}`) }, execution: { id: run.id } } });
+    expect(event).toMatchObject({ type: "task.condition_met", data: { task: { id, url: expect.stringContaining(`/dashboard/w/${id}`) }, execution: { id: run.id } } });
     expect(hook.headers["x-team"]).toBe("db");
     expect(hook.headers["webhook-id"]).toBe(`msg_${run.id}`);
     const mail = resend.emails()[0];

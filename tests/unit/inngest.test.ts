@@ -1,13 +1,16 @@
 /**
- * The Inngest driver's functions, run by @inngest/test with every step mocked (no Inngest server exists
- * here): the order and ids of the steps, the sleep until next_run, the re-arm event and webhook retries.
+ * The run workflow on the Inngest driver, run by @inngest/test with every step mocked (no Inngest server exists
+ * here): the order and ids of the steps, the sleep until next_run, the idempotent re-arm and webhook events, the
+ * webhook retries, and flow control from the shared config.
  */
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
-import { requestedRun, scheduledRun } from "@/inngest/functions";
+import { requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
+import { flowControl, STEP } from "@/server/runs/workflow";
 
 const plan = {
+  kind: "run",
   executionId: "11111111-1111-4111-8111-111111111111",
   userId: "22222222-2222-4222-8222-222222222222",
   watch: { id: "t1", user_id: "u1", name: "n", search_query: "q", condition_description: "c" },
@@ -16,25 +19,38 @@ const plan = {
 };
 const evaluation = { ok: true, decision: { condition_met: true }, model: "m", usage: { input_tokens: 1, output_tokens: 1 }, duration_ms: 1 };
 const nextRun = "2030-01-01T00:00:00.000Z";
-const armed = { name: "watch/armed", data: { taskId: "t1", at: nextRun } } as const;
-const requested = { name: "watch/run.requested", data: { taskId: "t1", executionId: plan.executionId } } as const;
+const armed = { name: "watch/armed", data: { taskId: "t1", userId: plan.userId, at: nextRun } } as const;
+const requested = { name: "watch/run.requested", data: { taskId: "t1", userId: plan.userId, executionId: plan.executionId } } as const;
+const deliver = { name: "watch/webhook.deliver", data: { executionId: plan.executionId } } as const;
 
 // The engine mutates the array it is given: build a fresh one per execution.
 function steps(overrides: Record<string, (() => unknown) | null> = {}) {
   const base: Record<string, (() => unknown) | null> = {
     "wait-next-run": () => undefined,
-    begin: () => plan,
-    evaluate: () => evaluation,
-    persist: () => ({ notify: true, nextRun }),
-    "arm-next": () => undefined,
-    "deliver-email": () => ({ status: "sent", retry: false }),
-    "deliver-webhook-1": () => ({ status: "sent", retry: false }),
+    [STEP.begin]: () => plan,
+    [STEP.evaluate]: () => evaluation,
+    [STEP.persist]: () => ({ notify: true, nextRun }),
+    [STEP.armNext]: () => undefined,
+    [STEP.deliverEmail]: () => ({ status: "sent", retry: false }),
+    [STEP.startWebhookDelivery]: () => undefined,
+    [STEP.deliverWebhook(1)]: () => ({ status: "sent", retry: false }),
     ...overrides,
   };
   return Object.entries(base).flatMap(([id, handler]) => (handler ? [{ id, handler }] : []));
 }
 
-describe("inngest functions", () => {
+/** What step.sendEvent would send through the client (there is no Inngest server here). */
+async function captureSends(fn: () => Promise<unknown>) {
+  const send = vi.spyOn(inngest as unknown as { _send: (p: unknown) => Promise<unknown> }, "_send").mockResolvedValue({ ids: ["e1"] });
+  try {
+    await fn();
+    return send.mock.calls.map((c) => JSON.stringify((c[0] as { payload?: unknown }).payload ?? null)).join();
+  } finally {
+    send.mockRestore();
+  }
+}
+
+describe("the run workflow on Inngest", () => {
   it("a scheduled run sleeps until its wake-up time, then runs every step once", async () => {
     const t = new InngestTestEngine({ function: scheduledRun, events: [armed] });
     const sleep = await t.executeStep("wait-next-run", { steps: steps({ "wait-next-run": null }) });
@@ -43,20 +59,36 @@ describe("inngest functions", () => {
     expect(result).toEqual({ ran: true, executionId: plan.executionId, nextRun });
   });
 
-  it("re-arms the watch with its next_run", async () => {
-    // step.sendEvent goes through the client; no Inngest server here, so capture what it would send.
-    const send = vi.spyOn(inngest as unknown as { _send: (p: unknown) => Promise<unknown> }, "_send").mockResolvedValue({ ids: ["e1"] });
+  it("re-arms the watch with an event whose id makes it idempotent", async () => {
     const t = new InngestTestEngine({ function: scheduledRun, events: [armed] });
-    await t.executeStep("arm-next", { steps: steps({ "arm-next": null }) });
-    const sent = send.mock.calls.flatMap((c) => JSON.stringify((c[0] as { payload?: unknown }).payload ?? null));
-    expect(sent.join()).toContain(JSON.stringify({ name: "watch/armed", data: { taskId: "t1", at: nextRun } }));
-    send.mockRestore();
+    const sent = await captureSends(() => t.executeStep(STEP.armNext, { steps: steps({ [STEP.armNext]: null }) }));
+    expect(sent).toContain(JSON.stringify({ id: `run:t1:${new Date(nextRun).getTime()}`, ...armed }));
+  });
+
+  it("hands the finding's webhook to its own function, once per execution", async () => {
+    const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
+    const sent = await captureSends(() => t.executeStep(STEP.startWebhookDelivery, { steps: steps({ [STEP.startWebhookDelivery]: null }) }));
+    expect(sent).toContain(JSON.stringify({ id: `webhook:${plan.executionId}`, ...deliver }));
   });
 
   it("stops after begin when there is nothing to run", async () => {
     const t = new InngestTestEngine({ function: scheduledRun, events: [armed] });
-    const { result } = await t.execute({ steps: steps({ begin: () => null }) });
+    const { result } = await t.execute({ steps: steps({ [STEP.begin]: () => null }) });
     expect(result).toEqual({ ran: false });
+  });
+
+  it("over the monthly budget, only re-arms the watch for the next period", async () => {
+    const t = new InngestTestEngine({ function: scheduledRun, events: [armed] });
+    const ran: string[] = [];
+    const { result } = await t.execute({
+      steps: steps({
+        [STEP.begin]: () => ({ kind: "over-budget", userId: plan.userId, nextRun }),
+        [STEP.evaluate]: () => ran.push("evaluate"),
+        [STEP.armNext]: () => void ran.push("arm-next"),
+      }),
+    });
+    expect(result).toEqual({ ran: false, nextRun });
+    expect(ran).toEqual(["arm-next"]);
   });
 
   it("does not deliver when the run decided not to notify", async () => {
@@ -64,9 +96,9 @@ describe("inngest functions", () => {
     const delivered: string[] = [];
     const { result } = await t.execute({
       steps: steps({
-        persist: () => ({ notify: false, nextRun }),
-        "deliver-email": () => delivered.push("email"),
-        "deliver-webhook-1": () => delivered.push("webhook"),
+        [STEP.persist]: () => ({ notify: false, nextRun }),
+        [STEP.deliverEmail]: () => delivered.push("email"),
+        [STEP.startWebhookDelivery]: () => delivered.push("webhook"),
       }),
     });
     expect(result).toMatchObject({ ran: true });
@@ -74,23 +106,32 @@ describe("inngest functions", () => {
   });
 
   it("retries a failed webhook after 1 min, 5 min and 30 min, then gives up", async () => {
-    const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
+    const t = new InngestTestEngine({ function: webhookDeliveryRun, events: [deliver] });
     const attempts: number[] = [];
     const failing = (n: number) => () => (attempts.push(n), { status: "failed", retry: n < 4 });
-    const first = await t.executeStep("webhook-retry-1", { steps: steps({ "deliver-webhook-1": failing(1) }) });
+    const first = await t.executeStep(STEP.webhookRetry(1), { steps: steps({ [STEP.deliverWebhook(1)]: failing(1) }) });
     expect(first.step).toMatchObject({ op: "Sleep" });
     const { result } = await t.execute({
       steps: steps({
-        "deliver-webhook-1": failing(1),
-        "webhook-retry-1": () => undefined,
-        "deliver-webhook-2": failing(2),
-        "webhook-retry-2": () => undefined,
-        "deliver-webhook-3": failing(3),
-        "webhook-retry-3": () => undefined,
-        "deliver-webhook-4": failing(4),
+        [STEP.deliverWebhook(1)]: failing(1),
+        [STEP.webhookRetry(1)]: () => undefined,
+        [STEP.deliverWebhook(2)]: failing(2),
+        [STEP.webhookRetry(2)]: () => undefined,
+        [STEP.deliverWebhook(3)]: failing(3),
+        [STEP.webhookRetry(3)]: () => undefined,
+        [STEP.deliverWebhook(4)]: failing(4),
       }),
     });
-    expect(result).toMatchObject({ ran: true });
+    expect(result).toEqual({ attempts: 4, status: "failed" });
     expect(attempts.slice(-4)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("limits concurrent runs from the same config as the embedded engine: in all, and per user", () => {
+    const { agentRuns, perUser } = flowControl();
+    for (const fn of [scheduledRun, requestedRun])
+      expect((fn as unknown as { opts: { concurrency: unknown } }).opts.concurrency).toEqual([
+        { limit: agentRuns },
+        { key: "event.data.userId", limit: perUser },
+      ]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, type Database } from "@/server/db";
-import { beginRun, recordOutcome } from "@/server/runs/steps";
+import { beginRun, recordOutcome, type RunPlan } from "@/server/runs/steps";
 import { setScheduler, type Scheduler } from "@/server/scheduler";
 import { ALREADY_RUNNING, startExecution } from "@/server/tasks/executions";
 import { openTestDatabase } from "../helpers/database";
@@ -71,7 +71,7 @@ describe("claiming a scheduled run", () => {
 
     const stuck = await activeWatch(at);
     const old = await db.execution.create({ data: { task_id: stuck.id, status: "running", started_at: new Date(Date.now() - 2 * HOUR) } });
-    const plan = await beginRun(stuck.id, { scheduledFor: at.getTime() });
+    const plan = (await beginRun(stuck.id, { scheduledFor: at.getTime() })) as RunPlan;
     expect(plan).not.toBeNull();
     expect(await db.execution.findUnique({ where: { id: old.id } })).toMatchObject({ status: "failed", error_message: "superseded: stuck" });
     expect((await db.task.findUnique({ where: { id: stuck.id } }))!.last_execution_id).toBe(plan!.executionId);
@@ -108,14 +108,14 @@ describe("recording a run's outcome", () => {
   it("answers a repeated record (a retry after a lost commit) as the first one, and a cancelled run with nothing", async () => {
     const at = new Date();
     const task = await activeWatch(at);
-    const plan = (await beginRun(task.id, { scheduledFor: at.getTime() }))!;
+    const plan = (await beginRun(task.id, { scheduledFor: at.getTime() })) as RunPlan;
     const outcome = decision();
     const first = await recordOutcome(task.id, plan.executionId, outcome);
     expect(first).toEqual({ notify: true, nextRun: outcome.decision.next_run });
     expect(await recordOutcome(task.id, plan.executionId, outcome)).toEqual(first);
 
     const failing = await activeWatch(at);
-    const failed = (await beginRun(failing.id, { scheduledFor: at.getTime() }))!;
+    const failed = (await beginRun(failing.id, { scheduledFor: at.getTime() })) as RunPlan;
     const retry = await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" });
     expect(retry.nextRun).not.toBeNull();
     expect(await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" })).toEqual(retry);

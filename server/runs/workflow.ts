@@ -1,0 +1,84 @@
+/**
+ * The run workflow, written once for both engines (the embedded DBOS driver, `./dbos`, and Inngest, `inngest/`):
+ * which steps a watch run takes, in which order, under which stable ids, and what it hands on (the next wake-up, the
+ * webhook delivery with its retries). Each engine supplies a `WorkflowStep`: `run` checkpoints a step's result,
+ * `sleep` waits durably, `send` starts the named follow-up idempotently (its id derives from the watch and time, or
+ * the execution). Adding a step means adding it here, with a new id: recovery replays a run's recorded steps by id
+ * and order, so existing ids keep their position.
+ */
+import { env } from "../env";
+import { deliverEmail, deliverWebhook, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { beginRun, evaluateRun, recordOutcome, type RunTrigger } from "./steps";
+
+export const STEP = {
+  begin: "begin",
+  evaluate: "evaluate",
+  persist: "persist",
+  armNext: "arm-next",
+  deliverEmail: "deliver-email",
+  startWebhookDelivery: "start-webhook-delivery",
+  deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
+  webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
+} as const;
+
+/** What a run hands on to the engine. */
+export type FollowUp =
+  /** The watch's next wake-up (idempotent per watch and time). */
+  | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
+  /** The webhook delivery of a finding, with its retries (idempotent per execution). */
+  | { name: "watch/webhook.deliver"; data: { executionId: string } };
+
+export interface WorkflowStep {
+  /** Runs `fn` once and checkpoints its result; `database` steps are retried while the database is unreachable. */
+  run<T>(id: string, fn: () => Promise<T>, opts?: { database?: boolean }): Promise<T>;
+  sleep(id: string, ms: number): Promise<void>;
+  send(id: string, followUp: FollowUp): Promise<void>;
+}
+
+/** The id that makes starting a follow-up twice harmless (DBOS workflow id, Inngest event id). */
+export function followUpId(f: FollowUp) {
+  return f.name === "watch/armed" ? `run:${f.data.taskId}:${new Date(f.data.at).getTime()}` : `webhook:${f.data.executionId}`;
+}
+
+export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
+
+/**
+ * Flow control, the same for both engines: at most AGENT_CONCURRENCY agent runs at once per process (the agent's
+ * slots, handed out round-robin across users), and a user's runs may take at most half of them on Inngest, where
+ * the engine itself admits runs.
+ */
+export const flowControl = () => ({
+  agentRuns: env.AGENT_CONCURRENCY,
+  perUser: Math.max(1, Math.floor(env.AGENT_CONCURRENCY / 2)),
+  /** Runs in flight per process, most of them waiting for an agent slot (DBOS queue). */
+  queued: env.AGENT_CONCURRENCY * 4,
+});
+
+/** One run of a watch: claim, evaluate, record, re-arm, deliver. */
+export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunTrigger) {
+  const begun = await step.run(STEP.begin, () => beginRun(taskId, trigger), { database: true });
+  if (!begun) return { ran: false as const };
+  if (begun.kind === "over-budget") {
+    if (begun.nextRun) await step.send(STEP.armNext, armed(taskId, begun.userId, begun.nextRun));
+    return { ran: false as const, nextRun: begun.nextRun };
+  }
+  const plan = begun;
+  const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
+  const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), { database: true });
+  if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
+  if (recorded.notify) {
+    await step.run(STEP.deliverEmail, () => deliverEmail(plan.executionId), { database: true });
+    // Webhook retries wait up to half an hour: in a workflow of their own, off the run queue.
+    await step.send(STEP.startWebhookDelivery, { name: "watch/webhook.deliver", data: { executionId: plan.executionId } });
+  }
+  return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
+}
+
+/** A finding's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. */
+export async function webhookDelivery(step: WorkflowStep, executionId: string) {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, attempt), { database: true });
+    if (!outcome.retry) return { attempts: attempt, status: outcome.status };
+    await step.sleep(STEP.webhookRetry(attempt), WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
+  }
+}

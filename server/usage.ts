@@ -1,0 +1,61 @@
+/**
+ * Each account's usage per calendar month (UTC): runs against RUNS_PER_USER_PER_MONTH, and model tokens. A run is
+ * counted when it is claimed, in the claim's own transaction, so a budget holds under concurrent runs and replicas.
+ */
+import { apiError } from "./api/errors";
+import { env } from "./env";
+import { sql, type Query } from "./db/sql";
+
+/** The calendar month (UTC) that `at` falls in: [start, end). */
+export function periodOf(at: Date) {
+  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  return { start, end };
+}
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+export const budgetExhausted = (at: Date) =>
+  `Monthly run budget of ${env.RUNS_PER_USER_PER_MONTH} reached; runs resume on ${isoDate(periodOf(at).end)}`;
+
+/** Counts one run for the user's current period; false (nothing counted) when the budget is spent. */
+export async function countRun(query: Query, userId: string, at: Date): Promise<boolean> {
+  const counted = await query(
+    `INSERT INTO usage_periods (user_id, period_start, runs) VALUES ($1, $2::date, 1)
+     ON CONFLICT (user_id, period_start) DO UPDATE SET runs = usage_periods.runs + 1 WHERE usage_periods.runs < $3
+     RETURNING runs`,
+    [userId, isoDate(periodOf(at).start), env.RUNS_PER_USER_PER_MONTH],
+  );
+  return counted.length > 0;
+}
+
+export async function addTokens(query: Query, userId: string, at: Date, usage: { input_tokens: number; output_tokens: number }) {
+  await query(
+    `INSERT INTO usage_periods (user_id, period_start, input_tokens, output_tokens) VALUES ($1, $2::date, $3, $4)
+     ON CONFLICT (user_id, period_start) DO UPDATE
+       SET input_tokens = usage_periods.input_tokens + $3, output_tokens = usage_periods.output_tokens + $4`,
+    [userId, isoDate(periodOf(at).start), usage.input_tokens, usage.output_tokens],
+  );
+}
+
+/** 403 with the budget text when the user has no run left this period (Run now; a preview). */
+export async function assertRunBudget(userId: string, at = new Date()) {
+  const [row] = await sql<{ runs: number }>(`SELECT runs FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`, [
+    userId,
+    isoDate(periodOf(at).start),
+  ]);
+  if ((row?.runs ?? 0) >= env.RUNS_PER_USER_PER_MONTH) throw apiError(403, budgetExhausted(at));
+}
+
+export const activeTaskLimitReached = () =>
+  `Active task limit reached (${env.MAX_ACTIVE_TASKS_PER_USER}). Pause or complete a task first.`;
+
+/**
+ * 403 when one more active watch would pass MAX_ACTIVE_TASKS_PER_USER. Call inside the transaction that activates the
+ * watch: it locks the user's row, so concurrent creates and resumes are counted one after the other.
+ */
+export async function assertActiveAllowance(query: Query, userId: string) {
+  await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+  const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`, [userId]);
+  if (row!.n >= env.MAX_ACTIVE_TASKS_PER_USER) throw apiError(403, activeTaskLimitReached());
+}
