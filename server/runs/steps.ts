@@ -8,7 +8,7 @@ import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } f
 import { transaction, type Query } from "../db/sql";
 import { storable } from "../text";
 import { addTokens, budgetExhausted, countRun, periodOf } from "../usage";
-import { isStuck, STUCK_ERROR } from "../tasks/executions";
+import { failStuck, isStuck } from "../tasks/executions";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -117,12 +117,7 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
     if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor || !task.user_active) return null;
     const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
     if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
-    if (stuck.length)
-      await query(`UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = ANY($1::uuid[])`, [
-        stuck.map((e) => e.id),
-        STUCK_ERROR,
-        new Date(now),
-      ]);
+    await failStuck(query, stuck.map((e) => e.id), new Date(now));
     const [created] = await query<{ id: string }>(
       `WITH e AS (INSERT INTO executions (id, task_id, status, started_at) VALUES (gen_random_uuid(), $1, 'running', $2) RETURNING id)
        UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1 RETURNING last_execution_id AS id`,

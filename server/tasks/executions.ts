@@ -2,6 +2,7 @@
 import { apiError, notFound } from "../api/errors";
 import { env } from "../env";
 import { db, type ExecutionStatus, type User } from "../db";
+import { prismaQuery, type Query } from "../db/sql";
 import { scheduler } from "../scheduler";
 import { assertRunBudget } from "../usage";
 import { executionView } from "./views";
@@ -12,6 +13,12 @@ const OPEN: ExecutionStatus[] = ["pending", "running"];
 /** An open execution older than EXECUTION_STUCK_AFTER is stuck: a new run (by hand or scheduled) fails it with this. */
 export const isStuck = (startedAt: Date, now: number) => now - startedAt.getTime() > env.EXECUTION_STUCK_AFTER_MS;
 export const STUCK_ERROR = "superseded: stuck";
+
+/** Fails stuck open executions as superseded: the one statement of both the scheduled claim and Run now. */
+export async function failStuck(query: Query, ids: string[], now: Date) {
+  if (ids.length)
+    await query(`UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = ANY($1::uuid[])`, [ids, STUCK_ERROR, now]);
+}
 
 /**
  * Creates a pending execution and hands it to the scheduler. An open execution blocks (409) unless it is
@@ -27,11 +34,7 @@ export async function startExecution(taskId: string, force = false) {
     const stuck = open.filter((e) => isStuck(e.started_at, now));
     const live = open.filter((e) => !stuck.includes(e));
     if (live.length && !force) throw apiError(409, ALREADY_RUNNING);
-    if (stuck.length)
-      await tx.execution.updateMany({
-        where: { id: { in: stuck.map((e) => e.id) } },
-        data: { status: "failed", error_message: STUCK_ERROR, completed_at: new Date(now) },
-      });
+    await failStuck(prismaQuery(tx), stuck.map((e) => e.id), new Date(now));
     if (live.length)
       await tx.execution.updateMany({
         where: { id: { in: live.map((e) => e.id) } },

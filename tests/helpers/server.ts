@@ -99,12 +99,17 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   return server;
 }
 
-/** `next build` unless a build newer than every source file exists. */
+/** `next build` unless a build newer than every source file exists; says why it builds (it takes a minute or two). */
 export function ensureBuild() {
   const buildId = path.join(root, ".next/BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const newest = newestSource(["app", "server", "emails", "inngest", "prisma", "instrumentation.ts", "next.config.mjs"]);
-  if (builtAt > newest) return;
+  if (builtAt > newest.at) return;
+  console.log(
+    builtAt
+      ? `HTTP tests: ${path.relative(root, newest.file)} changed since the last production build: running next build first.`
+      : "HTTP tests: no production build yet: running next build first.",
+  );
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
@@ -113,15 +118,15 @@ export function ensureBuild() {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-function newestSource(entries: string[]): number {
-  let newest = 0;
+function newestSource(entries: string[]) {
+  const newest = { at: 0, file: "" };
   const visit = (p: string) => {
     if (!fs.existsSync(p)) return;
     const st = fs.statSync(p);
     if (st.isDirectory()) {
       if (p.endsWith("generated")) return;
       for (const e of fs.readdirSync(p)) visit(path.join(p, e));
-    } else newest = Math.max(newest, st.mtimeMs);
+    } else if (st.mtimeMs > newest.at) Object.assign(newest, { at: st.mtimeMs, file: p });
   };
   for (const e of entries) visit(path.join(root, e));
   return newest;

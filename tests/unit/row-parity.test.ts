@@ -1,0 +1,54 @@
+/**
+ * A watch is read two ways: the SQL read of every display (server/tasks/reads.ts) and the row a Prisma write returns
+ * (`taskInclude`). Both must give the same view, field for field. On PostgreSQL in the Postgres tier.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, type Database } from "@/server/db";
+import { findTask } from "@/server/tasks/reads";
+import { ownerTaskView, taskInclude, type TaskRow } from "@/server/tasks/views";
+import { openTestDatabase } from "../helpers/database";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+}, 60_000);
+afterAll(async () => {
+  await database?.close();
+});
+
+describe("watch rows", () => {
+  it("map to the same owner view from the SQL read and from a Prisma write", async () => {
+    const user = await db.user.create({ data: { clerk_user_id: `user_${Date.now()}`, email: "p@example.com", username: `p${Date.now()}` } });
+    const task = await db.task.create({
+      data: {
+        user_id: user.id,
+        name: "parity",
+        search_query: "q",
+        condition_description: "c",
+        next_run: new Date(Date.now() + 60_000),
+        last_known_state: { seen: ["a", 1] },
+        notifications: {
+          create: [
+            { type: "webhook", url: "https://h.example.com/x", method: "PUT", headers: { "x-a": "1" } },
+            { type: "email", address: "p@example.com" },
+          ],
+        },
+      },
+    });
+    const execution = await db.execution.create({
+      data: {
+        task_id: task.id,
+        status: "success",
+        completed_at: new Date(),
+        condition_met: true,
+        result: { condition_met: true, answer: "a", evidence: "e", confidence: 0.5, model: "m", usage: { input_tokens: 1, output_tokens: 2 }, duration_ms: 3 },
+        notification: { title: "t", markdown: "m" },
+        grounding_sources: [{ url: "https://s.example.com", title: "s" }],
+      },
+    });
+    const written = await db.task.update({ where: { id: task.id }, data: { last_execution_id: execution.id, updated_at: new Date() }, include: taskInclude });
+    const read = (await findTask(task.id))!;
+    expect(ownerTaskView(read)).toEqual(ownerTaskView(written as TaskRow));
+    expect(ownerTaskView(read).last_execution?.result).toMatchObject({ usage: { input_tokens: 1, output_tokens: 2 } });
+  });
+});
