@@ -6,7 +6,7 @@ const when = (iso: string | null) => absolute(iso) || "—";
 
 export function WatchCard({ task }: { task: TaskView }) {
   const last = task.last_execution;
-  const met = last?.result && (last.result as { condition_met?: boolean }).condition_met;
+  const met = last?.result?.condition_met;
   return (
     <article className="card">
       <h2>

@@ -57,14 +57,14 @@ function table(rows: Record<string, unknown>[], columns: string[]): string {
 }
 
 const outcome = (e: Execution | null | undefined) =>
-  !e ? "never run" : e.status !== "success" ? e.status : (e.result as { condition_met?: boolean } | null)?.condition_met ? "met" : "not met";
+  !e ? "never run" : e.status !== "success" ? e.status : e.result?.condition_met ? "met" : "not met";
 const taskRow = (t: Task) => ({ id: t.id, name: t.name, state: t.state, last: outcome(t.last_execution), next_run: t.state === "active" ? (t.next_run ?? "") : "" });
 const executionRow = (e: Execution) => ({
   id: e.id,
   status: e.status,
   result: outcome(e),
   started: e.started_at,
-  detail: e.error_message ?? (e.result as { answer?: string } | null)?.answer?.split("\n")[0] ?? "",
+  detail: e.error_message ?? e.result?.answer.split("\n")[0] ?? "",
 });
 
 function describeTask(t: Task): string {
@@ -77,7 +77,7 @@ function describeTask(t: Task): string {
     `  next run:   ${t.state === "active" ? (t.next_run ?? "—") : "—"}`,
     `  notify:     ${t.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.method} ${n.url}`)).join(", ") || "—"}`,
   ];
-  const answer = (t.last_execution?.result as { answer?: string } | null)?.answer;
+  const answer = t.last_execution?.result?.answer;
   if (answer) lines.push("", answer);
   return lines.join("\n") + "\n";
 }
@@ -233,7 +233,7 @@ function buildProgram() {
     const list = await client().watches.findings(id);
     print(list, () =>
       list.length
-        ? list.map((f) => `${f.completed_at}  ${(f.notification as { title?: string } | null)?.title ?? "Condition met"}\n${(f.result as { answer?: string } | null)?.answer ?? ""}\n`).join("\n")
+        ? list.map((f) => `${f.completed_at}  ${f.notification?.title ?? "Condition met"}\n${f.result?.answer ?? ""}\n`).join("\n")
         : "(no findings yet)\n",
     );
   });

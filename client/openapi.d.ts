@@ -571,19 +571,52 @@ export interface components {
             /** Format: date-time */
             started_at: string;
             completed_at: string | null;
-            result: {
-                [key: string]: unknown;
-            } | null;
+            result: components["schemas"]["ExecutionResult"] | null;
             error_message: string | null;
-            notification: {
-                [key: string]: unknown;
-            } | null;
-            grounding_sources: {
-                url: string;
-                title: string;
-            }[] | null;
+            notification: components["schemas"]["NotificationContent"] | null;
+            grounding_sources: components["schemas"]["Source"][] | null;
             /** Format: date-time */
             created_at: string;
+        };
+        ExecutionResult: {
+            condition_met: boolean;
+            /** @description Markdown */
+            answer: string;
+            evidence: string;
+            confidence: number;
+            /** @description Absent on public views */
+            model?: string;
+            /** @description Absent on public views */
+            usage?: {
+                input_tokens: number;
+                output_tokens: number;
+            };
+            duration_ms: number;
+            /** @default  */
+            next_run_reason: string;
+            /**
+             * @description null when the run had no new met finding
+             * @default null
+             */
+            gate: components["schemas"]["Gate"] | null;
+            /**
+             * @description The notified finding this run retracted
+             * @default null
+             */
+            retracted_execution_id: string | null;
+        };
+        /** @description Whether a new met finding cleared the watch's confidence and corroboration bounds */
+        Gate: {
+            passed: boolean;
+            reason: string | null;
+        };
+        NotificationContent: {
+            title: string;
+            markdown: string;
+        };
+        Source: {
+            url: string;
+            title: string;
         };
         /** @description Email notification channel */
         EmailNotification: {

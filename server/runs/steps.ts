@@ -6,6 +6,7 @@
  */
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } from "../agent";
 import { transaction, type Query } from "../db/sql";
+import { ExecutionResultSchema } from "../tasks/schemas";
 import { storable } from "../text";
 import { addTokens, budgetExhausted, countRun, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
@@ -235,7 +236,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     }
 
     const d = outcome.decision;
-    const result = {
+    const result = ExecutionResultSchema.parse({
       condition_met: d.condition_met,
       answer: d.answer,
       evidence: d.evidence,
@@ -244,7 +245,9 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       usage: outcome.usage,
       duration_ms: outcome.duration_ms,
       next_run_reason: d.next_run_reason,
-    };
+      gate: null,
+      retracted_execution_id: null,
+    });
     // JSON values go in as strings: node-postgres would turn an array into a PostgreSQL array.
     const recorded = await query(
       `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6

@@ -61,6 +61,35 @@ export const UpdateTaskInput = z
   })
   .strict();
 
+export const SourceSchema = z.object({ url: z.string(), title: z.string() }).meta({ id: "Source" });
+export type Source = z.infer<typeof SourceSchema>;
+
+export const GateSchema = z
+  .object({ passed: z.boolean(), reason: z.string().nullable() })
+  .meta({ id: "Gate", description: "Whether a new met finding cleared the watch's confidence and corroboration bounds" });
+
+/**
+ * What a successful run found (CONTRACT §4 and §8). Checked when the run is recorded; older rows lack the later
+ * fields, which read as their defaults.
+ */
+export const ExecutionResultSchema = z
+  .object({
+    condition_met: z.boolean(),
+    answer: z.string().meta({ description: "Markdown" }),
+    evidence: z.string(),
+    confidence: z.number().min(0).max(1),
+    model: z.string().optional().meta({ description: "Absent on public views" }),
+    usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).optional().meta({ description: "Absent on public views" }),
+    duration_ms: z.number().int(),
+    next_run_reason: z.string().default(""),
+    gate: GateSchema.nullable().default(null).meta({ description: "null when the run had no new met finding" }),
+    retracted_execution_id: Id.nullable().default(null).meta({ description: "The notified finding this run retracted" }),
+  })
+  .meta({ id: "ExecutionResult" });
+export type ExecutionResult = z.input<typeof ExecutionResultSchema>;
+
+export const NotificationContentSchema = z.object({ title: z.string(), markdown: z.string() }).meta({ id: "NotificationContent" });
+
 export const ExecutionSchema = z
   .object({
     id: Id,
@@ -68,10 +97,10 @@ export const ExecutionSchema = z
     status: ExecutionStatusSchema,
     started_at: Timestamp,
     completed_at: Timestamp.nullable(),
-    result: z.record(z.string(), z.unknown()).nullable(),
+    result: ExecutionResultSchema.nullable(),
     error_message: z.string().nullable(),
-    notification: z.record(z.string(), z.unknown()).nullable(),
-    grounding_sources: z.array(z.object({ url: z.string(), title: z.string() })).nullable(),
+    notification: NotificationContentSchema.nullable(),
+    grounding_sources: z.array(SourceSchema).nullable(),
     created_at: Timestamp,
   })
   .meta({ id: "Execution" });

@@ -1,6 +1,6 @@
 /** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
 import type { Execution, Task, TaskNotification } from "../db";
-import type { NotificationConfig, TaskView } from "./schemas";
+import type { ExecutionResult, NotificationConfig, Source, TaskView } from "./schemas";
 
 export type TaskRow = Task & {
   notifications: TaskNotification[];
@@ -15,20 +15,23 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type JsonObject = Record<string, unknown>;
 const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
 
+/** Stored JSON was checked when the run was recorded (server/runs/steps.ts); older results lack the later fields. */
 export function executionView(e: Execution) {
+  const result = asObject(e.result) as ExecutionResult | null;
   return {
     id: e.id,
     task_id: e.task_id,
     status: e.status,
     started_at: e.started_at.toISOString(),
     completed_at: iso(e.completed_at),
-    result: asObject(e.result),
+    result: result && { next_run_reason: "", gate: null, retracted_execution_id: null, ...result },
     error_message: e.error_message,
-    notification: asObject(e.notification),
-    grounding_sources: Array.isArray(e.grounding_sources) ? (e.grounding_sources as { url: string; title: string }[]) : null,
+    notification: asObject(e.notification) as { title: string; markdown: string } | null,
+    grounding_sources: Array.isArray(e.grounding_sources) ? (e.grounding_sources as Source[]) : null,
     created_at: e.created_at.toISOString(),
   };
 }
+export type ExecutionView = ReturnType<typeof executionView>;
 
 export function notificationConfigs(rows: TaskNotification[]): NotificationConfig[] {
   return [...rows]

@@ -24,7 +24,7 @@ export function outcomeOf(last: TaskView["last_execution"]): Outcome {
   if (!last) return "never run";
   if (last.status === "pending" || last.status === "running") return "running";
   if (last.status === "failed" || last.status === "cancelled") return "failed";
-  return (last.result as { condition_met?: boolean } | null)?.condition_met ? "met" : "not met";
+  return last.result?.condition_met ? "met" : "not met";
 }
 
 export function duration(started: string, completed: string | null): string {
