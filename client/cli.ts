@@ -9,6 +9,7 @@ import path from "node:path";
 import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createClient, envFlag, type Execution, type Notification, type Task, type WatchClient } from "./index";
+import { describeStep, exportManifest, ManifestError, parseManifest, plan } from "./manifest";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -157,7 +158,11 @@ function buildProgram() {
     .option("--webhook <url>", "notify this URL (signed with Standard Webhooks)")
     .option("--paused", "create it paused")
     .option("--run", "run the first check now")
-    .action(async (query: string, o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean }) => {
+    .addOption(minConfidence())
+    .addOption(minSources())
+    .addOption(checkAtMostEvery())
+    .addOption(checkAtLeastEvery())
+    .action(async (query: string, o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean } & Bounds) => {
       const task = await client().watches.create({
         search_query: query,
         condition_description: o.when,
@@ -165,6 +170,7 @@ function buildProgram() {
         state: o.paused ? "paused" : "active",
         run_immediately: o.run,
         notifications: notificationsFrom(o) ?? [],
+        ...boundsFrom(o),
       });
       print(task, () => `Created ${task.id}\n${describeTask(task)}`);
     });
@@ -191,11 +197,15 @@ function buildProgram() {
     .option("--when <condition>")
     .option("--email <address>", "replace the email channel")
     .option("--webhook <url>", "replace the webhook channel")
-    .action(async (id: string, o: { name?: string; query?: string; when?: string; email?: string; webhook?: string }) => {
+    .addOption(minConfidence())
+    .addOption(minSources())
+    .addOption(checkAtMostEvery())
+    .addOption(checkAtLeastEvery())
+    .action(async (id: string, o: { name?: string; query?: string; when?: string; email?: string; webhook?: string } & Bounds) => {
       const c = client();
       const notifications = notificationsFrom(o, o.email !== undefined || o.webhook !== undefined ? (await c.watches.get(id)).notifications : []);
-      const changes = { name: o.name, search_query: o.query, condition_description: o.when, notifications };
-      if (Object.values(changes).every((v) => v === undefined)) throw new UsageError("nothing to change: give --name, --query, --when, --email or --webhook");
+      const changes = { name: o.name, search_query: o.query, condition_description: o.when, notifications, ...boundsFrom(o) };
+      if (Object.values(changes).every((v) => v === undefined)) throw new UsageError("nothing to change: give --name, --query, --when, --email, --webhook or a bound");
       const task = await c.watches.update(id, changes);
       print(task, () => describeTask(task));
     });
@@ -282,6 +292,65 @@ function buildProgram() {
       print(r, () => table(r.sends.map((s) => ({ ...s, type: s.notification_type })), ["created_at", "task_id", "type", "recipient", "status"]) + `${r.total} in total\n`);
     });
 
+  program.command("history <id>").description("how a watch's definition changed, newest first").action(async (id: string) => {
+    const list = await client().watches.history(id, { limit: 100 });
+    const describe = (changes: Record<string, { from?: unknown; to?: unknown }>) =>
+      Object.entries(changes).map(([field, c]) => `  ${field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}\n`).join("");
+    print(list, () => (list.length ? list.map((h) => `${h.at}\n${describe(h.changes)}`).join("") : "(no changes since it was created)\n"));
+  });
+
+  program.command("usage").description("your runs and tokens this month against your limits").action(async () => {
+    const c = client();
+    const [usage, top] = await Promise.all([c.usage.get(), c.usage.byTask({ limit: 5 })]);
+    const topRows = top.map((t) => ({ ...t, tokens: t.input_tokens + t.output_tokens }));
+    print({ ...usage, top_tasks: top }, () =>
+      `This month (${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}, UTC):\n` +
+      `  runs            ${usage.runs} of ${usage.runs_limit}\n` +
+      `  tokens          ${usage.input_tokens} in, ${usage.output_tokens} out\n` +
+      `  active watches  ${usage.active_tasks} of ${usage.active_tasks_limit}\n\n` +
+      (top.length ? table(topRows, ["task_id", "name", "runs", "tokens"]) : "No runs yet this month.\n"),
+    );
+  });
+
+  program.command("export").description("every watch's definition as YAML (JSON with --json), for `watchctl apply`").action(async () => {
+    stdout(exportManifest(await client().watches.list(), globals().json ? "json" : "yaml"));
+  });
+
+  program
+    .command("apply")
+    .description("make your watches match a file from `watchctl export`: matched by name; creates missing, updates changed, never deletes")
+    .requiredOption("-f, --file <file>", "the YAML or JSON file")
+    .option("--dry-run", "print the plan, change nothing")
+    .action(async (o: { file: string; dryRun?: boolean }) => {
+      let source: string;
+      try {
+        source = fs.readFileSync(o.file, "utf8");
+      } catch (e) {
+        throw new UsageError(`cannot read ${o.file}: ${(e as Error).message}`);
+      }
+      const c = client();
+      const steps = plan(parseManifest(source), await c.watches.list());
+      const report: { plan: string; id?: string }[] = [];
+      for (const step of steps) {
+        const line = { plan: describeStep(step), id: step.kind === "create" ? undefined : step.id };
+        report.push(line);
+        if (!globals().json) stdout(`${line.plan}\n`);
+        if (o.dryRun || step.kind === "unchanged") continue;
+        const { is_public, state, ...definition } = step.definition;
+        if (step.kind === "create") {
+          // A watch cannot start completed: it is created paused.
+          line.id = (await c.watches.create({ ...definition, state: state === "active" ? "active" : "paused" })).id;
+          if (state === "completed") stderr(`  "${step.name}" was completed; created paused\n`);
+          if (is_public) await c.watches.setVisibility(line.id, true);
+          continue;
+        }
+        const changes = Object.fromEntries(step.fields.filter((f) => f !== "is_public").map((f) => [f, step.definition[f]]));
+        if (Object.keys(changes).length) await c.watches.update(step.id, changes);
+        if (step.fields.includes("is_public")) await c.watches.setVisibility(step.id, is_public);
+      }
+      if (globals().json) stdout(JSON.stringify({ dry_run: !!o.dryRun, steps: report }, null, 2) + "\n");
+    });
+
   const keys = program.command("keys").description("your API key");
   keys.command("create <name>").description("create a key (shown once)").action(async (name: string) => {
     const r = await client().apiKeys.create(name);
@@ -299,6 +368,34 @@ function buildProgram() {
   return program;
 }
 
+type Bounds = { minConfidence?: number; minSources?: number; checkAtMostEvery?: number; checkAtLeastEvery?: number };
+
+const minConfidence = () => new Option("--min-confidence <0-1>", "notify only for findings at least this confident (default 0.6)").argParser(parseConfidence);
+const minSources = () => new Option("--min-sources <n>", "notify only when this many independent sites confirm it (1-5, default 1)").argParser(parsePositive);
+const checkAtMostEvery = () => new Option("--check-at-most-every <duration>", "the agent checks no more often than this, e.g. 1h").argParser(parseMinutes);
+const checkAtLeastEvery = () => new Option("--check-at-least-every <duration>", "the agent checks at least this often, e.g. 7d").argParser(parseMinutes);
+
+const boundsFrom = (o: Bounds) => ({
+  min_confidence: o.minConfidence,
+  min_sources: o.minSources,
+  min_interval_minutes: o.checkAtMostEvery,
+  max_interval_minutes: o.checkAtLeastEvery,
+});
+
+function parseConfidence(v: string) {
+  const n = Number(v);
+  if (v.trim() === "" || !(n >= 0 && n <= 1)) throw new UsageError(`expected a confidence between 0 and 1, got "${v}"`);
+  return n;
+}
+
+/** "90", "90m", "1h", "7d" → minutes. */
+function parseMinutes(v: string) {
+  const match = /^(\d+)\s*(m|min|h|d)?$/i.exec(v.trim());
+  if (!match) throw new UsageError(`expected a duration like 30m, 1h or 7d, got "${v}"`);
+  const unit = { m: 1, min: 1, h: 60, d: 1440 }[(match[2] ?? "m").toLowerCase() as "m" | "min" | "h" | "d"];
+  return Number(match[1]) * unit;
+}
+
 function parsePositive(v: string) {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive whole number, got "${v}"`);
@@ -313,7 +410,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof ManifestError) {
       stderr(`watchctl: ${e.message}\n`);
       return 2;
     }

@@ -106,6 +106,8 @@ export function createClient(options: ClientOptions = {}) {
       unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } })),
     testNotification: (id: string, type: "email" | "webhook") =>
       unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } })),
+    history: (id: string, opts: { limit?: number; offset?: number } = {}) =>
+      unwrap(api.GET("/api/v1/tasks/{id}/history", { params: { path: { id }, query: opts } })),
   };
 
   return {
@@ -121,6 +123,10 @@ export function createClient(options: ClientOptions = {}) {
       revoke: (id: string) => unwrap(api.DELETE("/auth/api-keys/{id}", byId(id))),
     },
     me: () => unwrap(api.GET("/auth/me")),
+    usage: {
+      get: () => unwrap(api.GET("/api/v1/usage")),
+      byTask: (opts: { limit?: number } = {}) => unwrap(api.GET("/api/v1/usage/tasks", { params: { query: opts } })),
+    },
     webhookSecret: {
       get: () => unwrap(api.GET("/api/v1/webhooks/secret")).then((r) => r.secret),
       rotate: () => unwrap(api.POST("/api/v1/webhooks/secret/rotate")).then((r) => r.secret),
@@ -161,6 +167,18 @@ export class WatchBuilder {
   }
   runNow(run = true) {
     this.input.run_immediately = run;
+    return this;
+  }
+  /** Notify only for findings at least this confident, backed by at least this many independent sites. */
+  trust(bounds: { minConfidence?: number; minSources?: number }) {
+    this.input.min_confidence = bounds.minConfidence;
+    this.input.min_sources = bounds.minSources;
+    return this;
+  }
+  /** Let the agent check at most every `minMinutes` and at least every `maxMinutes`. */
+  cadence(bounds: { minMinutes?: number; maxMinutes?: number }) {
+    this.input.min_interval_minutes = bounds.minMinutes;
+    this.input.max_interval_minutes = bounds.maxMinutes;
     return this;
   }
   create() {

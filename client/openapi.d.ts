@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the watch's definition changed, newest first */
+        get: operations["tasks-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{id}/fork": {
         parameters: {
             query?: never;
@@ -429,6 +446,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your runs, tokens and active watches this month (UTC) against your limits */
+        get: operations["usage-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your watches that ran most this month, with their runs and tokens */
+        get: operations["usage-byTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/tasks/id/{id}/rss": {
         parameters: {
             query?: never;
@@ -547,6 +598,10 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            min_confidence: number;
+            min_sources: number;
+            min_interval_minutes: number;
+            max_interval_minutes: number;
             notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
@@ -692,6 +747,10 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            min_confidence: number;
+            min_sources: number;
+            min_interval_minutes: number;
+            max_interval_minutes: number;
             notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
@@ -1044,6 +1103,14 @@ export interface operations {
                     notifications?: {
                         [key: string]: unknown;
                     }[];
+                    /** @description Notify only at this confidence or above (default 0.6) */
+                    min_confidence?: number;
+                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    min_sources?: number;
+                    /** @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL) */
+                    min_interval_minutes?: number;
+                    /** @description The agent checks at least this often (default and ceiling: 43200, 30 days) */
+                    max_interval_minutes?: number;
                 };
             };
         };
@@ -1227,6 +1294,14 @@ export interface operations {
                     notifications?: {
                         [key: string]: unknown;
                     }[];
+                    /** @description Notify only at this confidence or above (default 0.6) */
+                    min_confidence?: number;
+                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    min_sources?: number;
+                    /** @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL) */
+                    min_interval_minutes?: number;
+                    /** @description The agent checks at least this often (default and ceiling: 43200, 30 days) */
+                    max_interval_minutes?: number;
                 };
             };
         };
@@ -1892,6 +1967,97 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "tasks-history": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        at: string;
+                        changes: {
+                            [key: string]: {
+                                from: unknown;
+                                to: unknown;
+                            };
+                        };
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
                     };
                 };
             };
@@ -3438,6 +3604,158 @@ export interface operations {
             };
             /** @description Task not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        period_start: string;
+                        /** Format: date-time */
+                        period_end: string;
+                        runs: number;
+                        runs_limit: number;
+                        input_tokens: number;
+                        output_tokens: number;
+                        active_tasks: number;
+                        active_tasks_limit: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "usage-byTask": {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        task_id: string;
+                        name: string;
+                        runs: number;
+                        input_tokens: number;
+                        output_tokens: number;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

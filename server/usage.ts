@@ -38,6 +38,41 @@ export async function addTokens(query: Query, userId: string, at: Date, usage: {
   );
 }
 
+/** The caller's usage this period against their limits (GET /api/v1/usage). */
+export async function usageOf(userId: string, at = new Date()) {
+  const { start, end } = periodOf(at);
+  const [[period], [active]] = await Promise.all([
+    sql<{ runs: number; input_tokens: number; output_tokens: number }>(
+      `SELECT runs, input_tokens, output_tokens FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`,
+      [userId, isoDate(start)],
+    ),
+    sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`, [userId]),
+  ]);
+  return {
+    period_start: start.toISOString(),
+    period_end: end.toISOString(),
+    runs: period?.runs ?? 0,
+    runs_limit: env.RUNS_PER_USER_PER_MONTH,
+    input_tokens: period?.input_tokens ?? 0,
+    output_tokens: period?.output_tokens ?? 0,
+    active_tasks: active!.n,
+    active_tasks_limit: env.MAX_ACTIVE_TASKS_PER_USER,
+  };
+}
+
+/** The caller's watches that ran most this period, with their runs and tokens (the Settings page's usage panel). */
+export async function usageByTask(userId: string, limit: number, at = new Date()) {
+  return sql<{ task_id: string; name: string; runs: number; input_tokens: number; output_tokens: number }>(
+    `SELECT t.id AS task_id, t.name, count(*)::int AS runs,
+            coalesce(sum((e.result->'usage'->>'input_tokens')::int), 0)::int AS input_tokens,
+            coalesce(sum((e.result->'usage'->>'output_tokens')::int), 0)::int AS output_tokens
+       FROM executions e JOIN tasks t ON t.id = e.task_id
+      WHERE t.user_id = $1 AND e.started_at >= $2 AND e.status IN ('running', 'success', 'failed')
+      GROUP BY t.id, t.name ORDER BY runs DESC, t.name LIMIT $3`,
+    [userId, periodOf(at).start, limit],
+  );
+}
+
 /** 403 with the budget text when the user has no run left this period (Run now; a preview). */
 export async function assertRunBudget(userId: string, at = new Date()) {
   const [row] = await sql<{ runs: number }>(`SELECT runs FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`, [

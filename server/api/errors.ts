@@ -4,7 +4,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/unstable-core-do-not-import";
-import type { core } from "zod";
+import { z, type core } from "zod";
 
 const STATUS_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
@@ -28,6 +28,12 @@ export function apiError(status: keyof typeof STATUS_CODE, detail: string, cause
 }
 
 export const notFound = (what = "Task") => apiError(404, `${what} not found`);
+
+/** A 422 for a field whose value is well-formed but wrong given other data (formatted like the schema's own). */
+export function validationError(field: string, message: string, input: unknown) {
+  const issue = { code: "custom" as const, path: [field], message, input: (input as Record<string, unknown>)?.[field] };
+  return new TRPCError({ code: "BAD_REQUEST", message, cause: new z.ZodError([issue]) });
+}
 
 export type ValidationDetail = { type: string; loc: (string | number)[]; msg: string; input: unknown };
 export type Location = "body" | "query" | "path";

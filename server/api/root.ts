@@ -3,6 +3,7 @@ import { emailRouter } from "./routers/email";
 import { notificationsRouter } from "./routers/notifications";
 import { publicRouter } from "./routers/public";
 import { tasksRouter } from "./routers/tasks";
+import { usageRouter } from "./routers/usage";
 import { usersRouter } from "./routers/users";
 import { router } from "./trpc";
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   users: usersRouter,
   public: publicRouter,
   email: emailRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

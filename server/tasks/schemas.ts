@@ -1,5 +1,6 @@
 /** Wire shapes of watches ("tasks" in the API), executions and notification configs (SPEC §2). */
 import { z } from "zod";
+import { env } from "../env";
 import { text } from "../text";
 
 export const Id = z.guid();
@@ -39,6 +40,27 @@ export const Name = text().trim().min(1).max(200);
 const Query = text().trim().min(1).max(2000);
 const Condition = text().trim().min(1).max(4000);
 
+/** Bounds of the agent's cadence, in minutes: the service's own floor (MIN_RUN_INTERVAL) and ceiling (30 days). */
+export const cadenceFloor = () => Math.ceil(env.MIN_RUN_INTERVAL_MS / 60_000);
+export const CADENCE_CEILING = 43_200;
+const Minutes = () => z.number().int().min(cadenceFloor()).max(CADENCE_CEILING);
+
+/** How sure and how corroborated a finding must be before it is sent (CONTRACT §8), and the cadence bounds (§11). */
+const trustAndCadence = {
+  min_confidence: z.number().min(0).max(1).optional().meta({ description: "Notify only at this confidence or above (default 0.6)" }),
+  min_sources: z.number().int().min(1).max(5).optional().meta({ description: "Notify only when this many independent sites back the finding (default 1)" }),
+  min_interval_minutes: Minutes().optional().meta({ description: "The agent checks at most this often (default and floor: MIN_RUN_INTERVAL)" }),
+  max_interval_minutes: Minutes().optional().meta({ description: "The agent checks at least this often (default and ceiling: 43200, 30 days)" }),
+};
+
+export const CADENCE_ORDER = "min_interval_minutes must not be greater than max_interval_minutes";
+
+/** min ≤ max when both are given (an update also checks against the stored values). */
+const cadenceOrdered = (v: { min_interval_minutes?: number; max_interval_minutes?: number }, ctx: z.RefinementCtx) => {
+  if (v.min_interval_minutes !== undefined && v.max_interval_minutes !== undefined && v.min_interval_minutes > v.max_interval_minutes)
+    ctx.addIssue({ code: "custom", path: ["min_interval_minutes"], message: CADENCE_ORDER, input: v.min_interval_minutes });
+};
+
 export const CreateTaskInput = z
   .object({
     name: Name.optional(),
@@ -47,8 +69,10 @@ export const CreateTaskInput = z
     state: z.enum(["active", "paused"]).optional(),
     run_immediately: z.boolean().optional(),
     notifications: NotificationsInput.optional(),
+    ...trustAndCadence,
   })
-  .strict();
+  .strict()
+  .superRefine(cadenceOrdered);
 
 export const UpdateTaskInput = z
   .object({
@@ -58,8 +82,10 @@ export const UpdateTaskInput = z
     condition_description: Condition.optional(),
     state: TaskStateSchema.optional(),
     notifications: NotificationsInput.optional(),
+    ...trustAndCadence,
   })
-  .strict();
+  .strict()
+  .superRefine(cadenceOrdered);
 
 export const SourceSchema = z.object({ url: z.string(), title: z.string() }).meta({ id: "Source" });
 export type Source = z.infer<typeof SourceSchema>;
@@ -121,6 +147,10 @@ export const TaskSchema = z
     last_known_state: z.record(z.string(), z.unknown()).nullable(),
     last_execution_id: Id.nullable(),
     last_execution: ExecutionSchema.nullable(),
+    min_confidence: z.number(),
+    min_sources: z.number().int(),
+    min_interval_minutes: z.number().int(),
+    max_interval_minutes: z.number().int(),
     notifications: z.array(NotificationConfig),
     notification_email: z.string().nullable(),
     webhook_url: z.string().nullable(),

@@ -3,16 +3,17 @@
  * of SPEC §3.1, visibility and forking. A state change calls the scheduler after its commit; when the
  * scheduler fails, the request's changes are written back (SPEC §3.1 rule 2).
  */
-import { apiError, notFound } from "../api/errors";
+import { apiError, notFound, validationError } from "../api/errors";
 import { db, Prisma, type TaskState, type User } from "../db";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { verifyPauseToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
-import type { CreateTaskInput, UpdateTaskInput } from "./schemas";
+import { CADENCE_ORDER, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
 import { findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
+import { definitionChanges, recordChanges } from "./history";
 import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import type { z } from "zod";
 
@@ -58,6 +59,10 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
         condition_description: input.condition_description ?? input.search_query,
         state,
         next_run: state === "active" ? now : null,
+        min_confidence: input.min_confidence,
+        min_sources: input.min_sources,
+        min_interval_minutes: input.min_interval_minutes,
+        max_interval_minutes: input.max_interval_minutes,
         ...(notifications.length ? { notifications: { create: notifications } } : {}),
       },
       include: taskInclude,
@@ -99,16 +104,19 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   const configs = notifications ? notificationRows(parseNotifications(notifications)) : undefined;
   const current = await ownedTask(user, id);
   if (state) checkTransition(current.state, state);
+  const before = ownerTaskView(current);
+  if ((fields.min_interval_minutes ?? before.min_interval_minutes) > (fields.max_interval_minutes ?? before.max_interval_minutes))
+    throw validationError(fields.min_interval_minutes !== undefined ? "min_interval_minutes" : "max_interval_minutes", CADENCE_ORDER, input);
   const changesState = !!state && state !== current.state;
   const now = new Date();
 
-  const row = await db.$transaction(async (tx) => {
+  const { row, changeId } = await db.$transaction(async (tx) => {
     if (changesState && state === "active") await assertActiveAllowance(prismaQuery(tx), user.id);
     if (configs) {
       await tx.taskNotification.deleteMany({ where: { task_id: id } });
       await tx.taskNotification.createMany({ data: configs.map((c) => ({ ...c, task_id: id })) });
     }
-    return tx.task.update({
+    const row = await tx.task.update({
       where: { id },
       data: {
         ...fields,
@@ -117,6 +125,7 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
       },
       include: taskInclude,
     });
+    return { row, changeId: await recordChanges(tx, id, definitionChanges(before, ownerTaskView(row)), now) };
   });
   if (!changesState) return ownerTaskView(row);
 
@@ -127,15 +136,16 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
     if (state === "active") await scheduler().arm(current, now);
     else await scheduler().disarm(id, current.next_run);
   } catch (e) {
-    await restoreTask(current);
+    await restoreTask(current, changeId);
     const reason = e instanceof Error ? e.message : String(e);
     throw apiError(500, `Failed to change task state: ${reason}. Task update rolled back.`, e);
   }
   return ownerTaskView(row);
 }
 
-async function restoreTask(before: TaskRow) {
+async function restoreTask(before: TaskRow, changeId: string | null) {
   await db.$transaction([
+    ...(changeId ? [db.taskChange.delete({ where: { id: changeId } })] : []),
     db.taskNotification.deleteMany({ where: { task_id: before.id } }),
     db.taskNotification.createMany({
       data: before.notifications.map(({ id, task_id, type, address, url, method, headers, created_at }) => ({
@@ -159,6 +169,10 @@ async function restoreTask(before: TaskRow) {
         state_changed_at: before.state_changed_at,
         next_run: before.next_run,
         updated_at: before.updated_at,
+        min_confidence: before.min_confidence,
+        min_sources: before.min_sources,
+        min_interval_minutes: before.min_interval_minutes,
+        max_interval_minutes: before.max_interval_minutes,
       },
     }),
   ]);
@@ -176,11 +190,15 @@ export async function deleteTask(user: User, id: string) {
 }
 
 export async function setVisibility(user: User, id: string, isPublic: boolean) {
-  const task = await db.task.findFirst({ where: { id, user_id: user.id }, select: { id: true } });
+  const task = await db.task.findFirst({ where: { id, user_id: user.id }, select: { id: true, is_public: true } });
   if (!task) throw notFound();
   if (isPublic && !user.username) throw apiError(400, "You must set a username before making tasks public");
-  const row = await db.task.update({ where: { id }, data: { is_public: isPublic, updated_at: new Date() }, select: { is_public: true } });
-  return { is_public: row.is_public };
+  const now = new Date();
+  await db.$transaction(async (tx) => {
+    await tx.task.update({ where: { id }, data: { is_public: isPublic, updated_at: now } });
+    if (task.is_public !== isPublic) await recordChanges(tx, id, { is_public: { from: task.is_public, to: isPublic } }, now);
+  });
+  return { is_public: isPublic };
 }
 
 export async function forkTask(user: User, id: string, name?: string) {
@@ -199,6 +217,10 @@ export async function forkTask(user: User, id: string, name?: string) {
         state: "paused",
         is_public: false,
         forked_from_task_id: source.id,
+        min_confidence: source.min_confidence,
+        min_sources: source.min_sources,
+        min_interval_minutes: source.min_interval_minutes,
+        max_interval_minutes: source.max_interval_minutes,
         notifications: own
           ? {
               create: source.notifications.map((n) => ({
@@ -236,7 +258,11 @@ export async function pauseFromLink(taskId: string, token: string) {
   const task = await db.task.findUnique({ where: { id: taskId } });
   if (!task) throw notFound();
   if (task.state === "active") {
-    await db.task.update({ where: { id: taskId }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
+    const now = new Date();
+    await db.$transaction(async (tx) => {
+      await tx.task.update({ where: { id: taskId }, data: { state: "paused", state_changed_at: now, next_run: null } });
+      await recordChanges(tx, taskId, { state: { from: "active", to: "paused" } }, now);
+    });
     await scheduler().disarm(taskId, task.next_run);
   }
   return { status: "paused" as const };

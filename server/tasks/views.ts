@@ -1,6 +1,6 @@
 /** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
 import type { Execution, Task, TaskNotification } from "../db";
-import type { ExecutionResult, NotificationConfig, Source, TaskView } from "./schemas";
+import { CADENCE_CEILING, cadenceFloor, type ExecutionResult, type NotificationConfig, type Source, type TaskView } from "./schemas";
 
 export type TaskRow = Task & {
   notifications: TaskNotification[];
@@ -66,6 +66,10 @@ export function ownerTaskView(row: TaskRow): TaskView {
     last_known_state: asObject(row.last_known_state),
     last_execution_id: row.last_execution_id,
     last_execution: row.last_execution ? executionView(row.last_execution) : null,
+    min_confidence: row.min_confidence,
+    min_sources: row.min_sources,
+    min_interval_minutes: row.min_interval_minutes ?? cadenceFloor(),
+    max_interval_minutes: row.max_interval_minutes ?? CADENCE_CEILING,
     notifications,
     notification_email: notifications.find((n) => n.type === "email")?.address ?? null,
     webhook_url: notifications.find((n) => n.type === "webhook")?.url ?? null,

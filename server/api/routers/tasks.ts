@@ -15,6 +15,7 @@ import {
 } from "../../tasks/schemas";
 import { createTask, deleteTask, forkTask, getTask, listTasks, setVisibility, updateTask } from "../../tasks/service";
 import { executeTask, listExecutions, listFindings } from "../../tasks/executions";
+import { listHistory } from "../../tasks/history";
 import { sendTestNotification } from "../../notify";
 
 const tags = ["tasks"];
@@ -96,6 +97,12 @@ export const tasksRouter = router({
     .input(ById.extend({ type: NotificationTypeSchema }).strict())
     .output(syncParsed(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() })))
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
+
+  history: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}/history", tags, summary: "How the watch's definition changed, newest first", errorResponses: { 404: "Task not found" }, protect: true } })
+    .input(ById.extend(Paging))
+    .output(syncParsed(z.array(z.object({ at: z.iso.datetime({ offset: true }), changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) }))))
+    .query(({ ctx, input }) => listHistory(ctx.user, input.id, input)),
 
   fork: authedProcedure
     .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found" }, protect: true } })

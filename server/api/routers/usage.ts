@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { usageByTask, usageOf } from "../../usage";
+import { authedProcedure, router, syncParsed } from "../trpc";
+
+const tags = ["usage"];
+
+export const usageRouter = router({
+  get: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/v1/usage", tags, summary: "Your runs, tokens and active watches this month (UTC) against your limits", protect: true } })
+    .input(z.void())
+    .output(
+      syncParsed(
+        z.object({
+          period_start: z.iso.datetime({ offset: true }),
+          period_end: z.iso.datetime({ offset: true }),
+          runs: z.number().int(),
+          runs_limit: z.number().int(),
+          input_tokens: z.number().int(),
+          output_tokens: z.number().int(),
+          active_tasks: z.number().int(),
+          active_tasks_limit: z.number().int(),
+        }),
+      ),
+    )
+    .query(({ ctx }) => usageOf(ctx.user.id)),
+
+  byTask: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/api/v1/usage/tasks", tags, summary: "Your watches that ran most this month, with their runs and tokens", protect: true } })
+    .input(z.object({ limit: z.number().int().min(1).max(100).default(10) }))
+    .output(
+      syncParsed(
+        z.array(z.object({ task_id: z.guid(), name: z.string(), runs: z.number().int(), input_tokens: z.number().int(), output_tokens: z.number().int() })),
+      ),
+    )
+    .query(({ ctx, input }) => usageByTask(ctx.user.id, input.limit)),
+});
