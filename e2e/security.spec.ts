@@ -3,7 +3,7 @@
  * app's own scripts run (pages hydrate, Swagger UI renders) without a single violation, with and without Clerk.
  */
 import type { Page } from "@playwright/test";
-import { clerkTest, expect, noauthTest as test } from "./fixtures";
+import { clerkTest, expect, noauthTest as test, testUsername } from "./fixtures";
 
 /** Dialogs opened and CSP violations reported while on the page (listening from before its first script). */
 async function guard(page: Page) {
@@ -34,8 +34,7 @@ test("an attacker's answer on a public page runs nothing", async ({ page, reques
     const runs = await (await request.get(`/api/v1/tasks/${task.id}/executions`)).json();
     expect(runs.some((r: { status: string }) => r.status === "success")).toBe(true);
   }).toPass({ timeout: 30_000 });
-  const me = await (await request.get("/auth/me")).json();
-  if (!me.username) await request.patch("/api/v1/users/me/username", { data: { username: "tester" } });
+  await testUsername(request);
   expect((await request.patch(`/api/v1/tasks/${task.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
 
   const { dialogs, violations } = await guard(page);
@@ -64,9 +63,7 @@ test("an attacker's answer on a public page runs nothing", async ({ page, reques
 });
 
 test("the main pages and the API docs run their own scripts under the policy", async ({ page, request }) => {
-  const me = await (await request.get("/auth/me")).json();
-  const username = me.username ?? "tester";
-  if (!me.username) await request.patch("/api/v1/users/me/username", { data: { username } });
+  const username = await testUsername(request);
   const { dialogs, violations } = await guard(page);
   for (const path of ["/", "/explore", `/u/${username}`, "/dashboard", "/dashboard/new", "/dashboard/notifications", "/dashboard/settings"]) {
     await page.goto(path);
