@@ -1,7 +1,7 @@
 /** The one markdown renderer: what a browser parses out of its HTML can never run script or load anything. */
 import { parseFragment, serializeOuter, type DefaultTreeAdapterMap } from "parse5";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "@/server/render/markdown";
+import { renderMarkdown, renderSourceList, sourceHref, USER_CONTENT_REL } from "@/server/render/markdown";
 
 type Node = DefaultTreeAdapterMap["node"];
 type Element = DefaultTreeAdapterMap["element"];
@@ -150,5 +150,20 @@ describe("sourceHref", () => {
     for (const url of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "vbscript:x", "data:text/html,x",
       "mailto:a@example.com", "/relative", "//evil.example", "", "not a url"])
       expect(sourceHref(url), url).toBeNull();
+  });
+});
+
+describe("renderSourceList", () => {
+  it("links http(s) sources only and escapes every title", () => {
+    const html = renderSourceList([
+      { url: "javascript:alert(1)", title: "evil" },
+      { url: "https://example.org/a", title: '"><img src=x onerror=alert(2)>' },
+      { url: "data:text/html,x", title: "" },
+    ]);
+    expectSafe(html);
+    expect(hrefs(html)).toEqual(["https://example.org/a"]);
+    expect(html).toBe(
+      '<ul><li>evil</li><li><a href="https://example.org/a" rel="nofollow noopener ugc">&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</a></li><li>data:text/html,x</li></ul>',
+    );
   });
 });
