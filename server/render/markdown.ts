@@ -12,6 +12,7 @@ import sanitizeHtml from "sanitize-html";
 export const USER_CONTENT_REL = "nofollow noopener ugc";
 
 const WEB = ["http:", "https:"];
+const LINKS = [...WEB, "mailto:"];
 
 /** The URL as a browser would resolve it when it is absolute and of one of `protocols`; otherwise null. */
 function absoluteUrl(url: string, protocols: string[]): string | null {
@@ -46,7 +47,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     h4: heading(6),
     h5: heading(6),
     a: (_tag, attribs): sanitizeHtml.Tag => {
-      const href = absoluteUrl(attribs.href ?? "", [...WEB, "mailto:"]);
+      const href = absoluteUrl(attribs.href ?? "", LINKS);
       return href ? { tagName: "a", attribs: { href, rel: USER_CONTENT_REL } } : { tagName: "span", attribs: {} };
     },
   },
