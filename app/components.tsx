@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "@/server/render/markdown";
 import type { TaskView } from "@/server/tasks/schemas";
 import { absolute } from "./dashboard/ui/format";
 
@@ -21,6 +22,33 @@ export function WatchCard({ task }: { task: TaskView }) {
         </span>
       </p>
     </article>
+  );
+}
+
+/** An agent's markdown answer, through the one sanitizing renderer. */
+export function Markdown({ text, className }: { text: string; className?: string }) {
+  return <div className={className} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+}
+
+/** The agent's sources: http(s) ones are links, anything else is shown as text only. */
+export function Sources({ sources, newTab }: { sources: { url: string; title: string }[]; newTab?: boolean }) {
+  return (
+    <ul className="sources" aria-label="Sources">
+      {sources.map((s) => {
+        const href = sourceHref(s.url);
+        return (
+          <li key={s.url}>
+            {href ? (
+              <a href={href} rel={USER_CONTENT_REL} target={newTab ? "_blank" : undefined}>
+                {s.title || s.url}
+              </a>
+            ) : (
+              s.title || s.url
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

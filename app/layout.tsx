@@ -4,6 +4,9 @@ import type { ReactNode } from "react";
 import { Toaster } from "sonner";
 import "./globals.css";
 
+// Every page renders per request: its scripts carry the nonce of that response's Content-Security-Policy (proxy.ts).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Watch", template: "%s · Watch" },
   description: "Tell an AI agent what to keep an eye on; it checks the web and tells you when it happens.",

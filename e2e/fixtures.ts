@@ -1,6 +1,6 @@
 /** Test fixtures: which server a spec talks to, signed-in Clerk users, accessibility checks and screenshots. */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { importPKCS8 } from "jose";
 import { mintSessionToken } from "../tests/helpers/clerk";
 
@@ -70,3 +70,11 @@ export const noauthTest = base.extend({
 
 export { expect };
 export const receiverUrl = () => env("E2E_RECEIVER_URL");
+
+/** The NOAUTH test user's username, set once ("tester") by whichever spec gets there first. */
+export async function testUsername(request: APIRequestContext): Promise<string> {
+  const me = await (await request.get("/auth/me")).json();
+  if (me.username) return me.username;
+  await request.patch("/api/v1/users/me/username", { data: { username: "tester" } });
+  return (await (await request.get("/auth/me")).json()).username;
+}

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { exportPKCS8 } from "jose";
 import { clerkKeys, startClerkStub } from "../tests/helpers/clerk";
 import { ensureBuild, startServer } from "../tests/helpers/server";
-import { startModelStub, startSearxStub, stubbedServiceEnv } from "../tests/helpers/stubs/model";
+import { decisionFor, hostileDecision, startModelStub, startSearxStub, stubbedServiceEnv } from "../tests/helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../tests/helpers/stubs/receivers";
 import { serverEnv } from "../tests/global-setup";
 
@@ -18,8 +18,8 @@ export default async function globalSetup() {
   const keys = await clerkKeys();
   const [clerk, model, searx, resend, receiver] = await Promise.all([
     startClerkStub(),
-    // A visible moment of "the agent is checking" in the browser.
-    startModelStub(undefined, { answerDelayMs: 2500 }),
+    // A visible moment of "the agent is checking" in the browser; a query with "hostile" gets an attacker's answer.
+    startModelStub((query) => (query.includes("hostile") ? hostileDecision() : decisionFor()), { answerDelayMs: 2500 }),
     startSearxStub(),
     startResendStub(),
     startWebhookReceiver(),

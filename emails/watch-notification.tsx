@@ -1,5 +1,6 @@
 /** The email sent when a watch's condition is met (and the verification email for a new address). */
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
 
 export type WatchNotificationProps = {
   watchName: string;
@@ -14,16 +15,7 @@ export type WatchNotificationProps = {
 const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
 const card = { backgroundColor: "#ffffff", borderRadius: "8px", margin: "24px auto", maxWidth: "560px", padding: "24px" };
 const muted = { color: "#5b6270", fontSize: "13px" };
-
-/** Markdown is shown as readable paragraphs; links and emphasis stay as their text. */
-function paragraphs(markdown: string) {
-  return markdown
-    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, "$1 ($2)")
-    .replace(/[*_`#>]+/g, "")
-    .split(/\n{2,}/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-}
+const answer = { fontSize: "14px", lineHeight: "24px" };
 
 export function WatchNotification(p: WatchNotificationProps) {
   return (
@@ -36,9 +28,8 @@ export function WatchNotification(p: WatchNotificationProps) {
           <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
             {p.title}
           </Heading>
-          {paragraphs(p.answer).map((text, i) => (
-            <Text key={i}>{text}</Text>
-          ))}
+          {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
+          <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
           {p.evidence ? (
             <Section>
               <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
@@ -48,11 +39,14 @@ export function WatchNotification(p: WatchNotificationProps) {
           {p.sources.length ? (
             <Section>
               <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
-              {p.sources.map((s) => (
-                <Text key={s.url} style={{ margin: "4px 0" }}>
-                  <Link href={s.url}>{s.title || s.url}</Link>
-                </Text>
-              ))}
+              {p.sources.map((s) => {
+                const href = sourceHref(s.url);
+                return (
+                  <Text key={s.url} style={{ margin: "4px 0" }}>
+                    {href ? <Link href={href} rel={USER_CONTENT_REL}>{s.title || s.url}</Link> : s.title || s.url}
+                  </Text>
+                );
+              })}
             </Section>
           ) : null}
           <Hr />

@@ -38,11 +38,18 @@ function clientIp(req) {
   return first || socketIp;
 }
 
+/** Headers for every response (API, RSS, static files, errors); pages add their Content-Security-Policy (proxy.ts). */
+function setSecurityHeaders(res) {
+  res.setHeader("x-content-type-options", "nosniff");
+  res.setHeader("referrer-policy", "strict-origin-when-cross-origin");
+}
+
 // Handlers still running after their client has gone: shutdown gives them a moment before closing the database
 // (one streaming to a closed socket may never settle).
 const inFlight = new Set();
 const server = http.createServer((req, res) => {
   req.headers["x-watch-client-ip"] = clientIp(req);
+  setSecurityHeaders(res);
   const handling = handle(req, res).finally(() => inFlight.delete(handling));
   inFlight.add(handling);
 });

@@ -93,3 +93,6 @@ function load(): Env {
 
 const g = globalThis as unknown as { __watchEnv?: Env };
 export const env: Env = (g.__watchEnv ??= load());
+
+/** The publishable key Clerk's browser SDK gets (sign-in and dashboard pages), also what their policy allows. */
+export const clerkPublishableKey = () => env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY ?? env.CLERK_PUBLISHABLE_KEY;

@@ -1,7 +1,7 @@
 /** Browsable API documentation (Swagger UI, served from node_modules: no CDN, works offline). */
-export const dynamic = "force-static";
 
-const html = `<!doctype html>
+// Its scripts carry the nonce of the page's Content-Security-Policy (proxy.ts).
+const page = (nonce: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -12,9 +12,12 @@ const html = `<!doctype html>
   </head>
   <body>
     <main id="docs"></main>
-    <script src="/docs/assets/swagger-ui-bundle.js"></script>
-    <script src="/docs/assets/init.js"></script>
+    <script nonce="${nonce}" src="/docs/assets/swagger-ui-bundle.js"></script>
+    <script nonce="${nonce}" src="/docs/assets/init.js"></script>
   </body>
 </html>`;
 
-export const GET = () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+export const GET = (request: Request) =>
+  new Response(page(request.headers.get("x-nonce")?.replace(/[^A-Za-z0-9+/=]/g, "") ?? ""), {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });

@@ -4,6 +4,7 @@ import { apiError, notFound } from "../api/errors";
 import { env } from "../env";
 import { db, Prisma } from "../db";
 import { countTasks, findTasks } from "../tasks/reads";
+import { renderMarkdown, renderSourceList } from "../render/markdown";
 import { publicTaskView } from "../tasks/views";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
@@ -29,22 +30,11 @@ export async function publicFindings(taskId: string, limit = 50) {
   return db.execution.findMany({ where: { task_id: taskId, condition_met: true }, orderBy: { created_at: "desc" }, take: limit });
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-/** Markdown answers as simple, safe HTML: paragraphs, links and emphasis; everything else escaped. */
-export function markdownToHtml(markdown: string) {
-  return markdown
-    .split(/\n{2,}/)
-    .map((p) =>
-      escapeHtml(p.trim())
-        .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>')
-        .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
-        .replace(/\n/g, "<br/>"),
-    )
-    .filter(Boolean)
-    .map((p) => `<p>${p}</p>`)
-    .join("");
-}
+/**
+ * Item titles go into CDATA sections, and the feed library escapes only the first "]]>" of a text: the title of a
+ * finding (model output) could close its section and write raw XML into the feed.
+ */
+const cdataText = (s: string) => s.replaceAll("]]>", "]] >");
 
 /** RSS 2.0 of a public watch's findings (CONTRACT §2). */
 export async function publicTaskRss(taskId: string) {
@@ -64,14 +54,11 @@ export async function publicTaskRss(taskId: string) {
     const result = (e.result ?? {}) as { answer?: string };
     const notification = e.notification as { title?: string } | null;
     const sources = (e.grounding_sources as { url: string; title: string }[] | null) ?? [];
-    const links = sources.length
-      ? `<p>Sources:</p><ul>${sources.map((s) => `<li><a href="${escapeHtml(s.url)}">${escapeHtml(s.title || s.url)}</a></li>`).join("")}</ul>`
-      : "";
     feed.addItem({
-      title: notification?.title ?? `Condition met: ${task.name}`,
+      title: cdataText(notification?.title ?? `Condition met: ${task.name}`),
       id: e.id,
       link: `${page}#${e.id}`,
-      description: markdownToHtml(result.answer ?? "") + links,
+      description: renderMarkdown(result.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
       date: e.completed_at ?? e.created_at,
     });
   }

@@ -103,7 +103,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
 export function ensureBuild() {
   const buildId = path.join(root, ".next/BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const newest = newestSource(["app", "server", "emails", "inngest", "prisma", "instrumentation.ts", "next.config.mjs"]);
+  const newest = newestSource(["app", "server", "emails", "inngest", "prisma", "instrumentation.ts", "proxy.ts", "next.config.mjs"]);
   if (builtAt > newest.at) return;
   console.log(
     builtAt

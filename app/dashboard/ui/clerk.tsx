@@ -1,15 +1,20 @@
 import { ClerkProvider } from "@clerk/nextjs";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
-import { env } from "@/server/env";
+import { clerkPublishableKey } from "@/server/env";
 
-export const clerkPublishableKey = () => env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY ?? env.CLERK_PUBLISHABLE_KEY;
+export { clerkPublishableKey };
 
-/** Clerk's browser SDK only where it is needed (dashboard and sign-in), and only when Clerk is configured. */
-export function MaybeClerk({ children }: { children: ReactNode }) {
+/**
+ * Clerk's browser SDK only where it is needed (dashboard and sign-in), and only when Clerk is configured. Its script
+ * tag carries the page's nonce (proxy.ts); telemetry is off, so the policy allows Clerk's own hosts and nothing more.
+ */
+export async function MaybeClerk({ children }: { children: ReactNode }) {
   const publishableKey = clerkPublishableKey();
   if (!publishableKey) return children;
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <ClerkProvider publishableKey={publishableKey} signInUrl="/sign-in" signUpUrl="/sign-up" afterSignOutUrl="/">
+    <ClerkProvider publishableKey={publishableKey} nonce={nonce} telemetry={false} signInUrl="/sign-in" signUpUrl="/sign-up" afterSignOutUrl="/">
       {children}
     </ClerkProvider>
   );

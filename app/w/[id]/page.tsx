@@ -5,10 +5,10 @@ import { cache } from "react";
 import { z } from "zod";
 import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
-import { markdownToHtml, publicFindings } from "@/server/public/service";
+import { publicFindings } from "@/server/public/service";
 import { readPublicTask } from "@/server/tasks/service";
 import { publicExecutionView } from "@/server/tasks/views";
-import { when } from "../../components";
+import { Markdown, Sources, when } from "../../components";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
 
@@ -81,18 +81,8 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
           <article className="card" id={f.id} key={f.id}>
             <h3>{(f.notification as { title?: string } | null)?.title ?? "Condition met"}</h3>
             <p className="muted">{when(f.completed_at)}</p>
-            <div dangerouslySetInnerHTML={{ __html: markdownToHtml(String((f.result as { answer?: string } | null)?.answer ?? "")) }} />
-            {f.grounding_sources?.length ? (
-              <ul>
-                {f.grounding_sources.map((s) => (
-                  <li key={s.url}>
-                    <a href={s.url} rel="nofollow noopener">
-                      {s.title || s.url}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <Markdown text={f.result?.answer ?? ""} />
+            {f.grounding_sources?.length ? <Sources sources={f.grounding_sources} /> : null}
           </article>
         ))
       ) : (

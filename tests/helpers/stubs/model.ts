@@ -25,6 +25,23 @@ export function decisionFor(over: StubDecision = {}): StubDecision {
   };
 }
 
+/**
+ * What an attacker can plant through a page the agent reads: a link whose URL closes its href and adds an event
+ * handler, raw HTML, a javascript: link, markup in the title and a javascript: source.
+ */
+export const HOSTILE_ANSWER = '[notes](https://example.com/"onfocus="alert(1)"autofocus="") and **bold** <img src=x onerror="alert(2)"> [js](javascript:alert(3))';
+
+export function hostileDecision(): StubDecision {
+  return decisionFor({
+    answer: HOSTILE_ANSWER,
+    notification: { title: '<script>alert(4)</script>"]]>]]>', markdown: HOSTILE_ANSWER },
+    sources: [
+      { url: "javascript:alert(5)", title: "evil" },
+      { url: "https://example.org/source", title: '"><img src=x onerror=alert(6)>' },
+    ],
+  });
+}
+
 export async function startModelStub(decide: (query: string) => StubDecision = () => decisionFor(), opts: { answerDelayMs?: number } = {}) {
   let calls = 0;
   const stub = await startStub((req) => {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { serverCaller, viewer } from "@/server/api/server-caller";
-import { markdownToHtml } from "@/server/public/service";
 import type { TaskView } from "@/server/tasks/schemas";
+import { Markdown, Sources } from "../../../components";
 import { DeleteWatch, ForkButton, LiveRefresh, RunNow, StateButtons, TestSend, Visibility } from "../../ui/actions";
 import { duration, outcomeOf } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
@@ -18,16 +18,10 @@ function Answer({ execution }: { execution: Execution }) {
   const result = (execution.result ?? {}) as Result;
   return (
     <>
-      {result.answer ? <div className="answer" dangerouslySetInnerHTML={{ __html: markdownToHtml(result.answer) }} /> : null}
+      {result.answer ? <Markdown className="answer" text={result.answer} /> : null}
       {result.evidence ? <p><strong>Evidence:</strong> {result.evidence}</p> : null}
       {typeof result.confidence === "number" ? <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p> : null}
-      {execution.grounding_sources?.length ? (
-        <ul className="sources" aria-label="Sources">
-          {execution.grounding_sources.map((s) => (
-            <li key={s.url}><a href={s.url} rel="nofollow noopener noreferrer" target="_blank">{s.title || s.url}</a></li>
-          ))}
-        </ul>
-      ) : null}
+      {execution.grounding_sources?.length ? <Sources sources={execution.grounding_sources} newTab /> : null}
     </>
   );
 }

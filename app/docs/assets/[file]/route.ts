@@ -7,7 +7,7 @@ const FILES: Record<string, string> = {
 };
 
 const INIT = `window.ui = SwaggerUIBundle({ url: "/api/v1/openapi.json", dom_id: "#docs", deepLinking: true,
-  persistAuthorization: true, tryItOutEnabled: false });`;
+  persistAuthorization: false, tryItOutEnabled: false });`;
 
 export async function GET(_req: Request, { params }: { params: Promise<{ file: string }> }) {
   const { file } = await params;

@@ -1,0 +1,32 @@
+/**
+ * Every page gets a Content-Security-Policy with a fresh nonce (server/http/csp.ts). Next.js reads the nonce from
+ * the request's policy header and puts it on the scripts it renders; pages render per request (app/layout.tsx).
+ * Only headers are set here: no rewrite, no redirect (the node:http front in scripts/start.mjs serves the requests).
+ * Headers every response needs (nosniff, Referrer-Policy) are set by that front.
+ */
+import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy } from "@/server/http/csp";
+
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const policy = contentSecurityPolicy(nonce, request.nextUrl.pathname);
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      // Pages only: not the APIs (REST, tRPC, /auth), static files or Swagger UI's assets; not link prefetches.
+      source: "/((?!api/|auth/|_next/static/|_next/image|docs/assets/|favicon\\.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};
