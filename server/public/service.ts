@@ -5,7 +5,7 @@ import { env } from "../env";
 import { db, Prisma } from "../db";
 import { countTasks, findTasks } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
-import { publicTaskView } from "../tasks/views";
+import { publicExecutionView, publicTaskView } from "../tasks/views";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
 
@@ -50,16 +50,15 @@ export async function publicTaskRss(taskId: string) {
     updated: task.updated_at ?? task.created_at,
     feedLinks: { rss: `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` },
   });
-  for (const e of await publicFindings(task.id)) {
-    const result = (e.result ?? {}) as { answer?: string };
-    const notification = e.notification as { title?: string } | null;
-    const sources = (e.grounding_sources as { url: string; title: string }[] | null) ?? [];
+  for (const row of await publicFindings(task.id)) {
+    const e = publicExecutionView(row);
+    const sources = e.grounding_sources ?? [];
     feed.addItem({
-      title: cdataText(notification?.title ?? `Condition met: ${task.name}`),
+      title: cdataText(e.notification?.title ?? `Condition met: ${task.name}`),
       id: e.id,
       link: `${page}#${e.id}`,
-      description: renderMarkdown(result.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
-      date: e.completed_at ?? e.created_at,
+      description: renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
+      date: row.completed_at ?? row.created_at,
     });
   }
   return feed.rss2();

@@ -79,7 +79,7 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       {findings.length ? (
         findings.map((f) => (
           <article className="card" id={f.id} key={f.id}>
-            <h3>{(f.notification as { title?: string } | null)?.title ?? "Condition met"}</h3>
+            <h3>{f.notification?.title ?? "Condition met"}</h3>
             <p className="muted">{when(f.completed_at)}</p>
             <Markdown text={f.result?.answer ?? ""} />
             {f.grounding_sources?.length ? <Sources sources={f.grounding_sources} /> : null}

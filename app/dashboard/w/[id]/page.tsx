@@ -8,19 +8,19 @@ import { ownWatch } from "../../ui/load";
 import { Time } from "../../ui/time";
 
 type Execution = NonNullable<TaskView["last_execution"]>;
-type Result = { condition_met?: boolean; answer?: string; evidence?: string; confidence?: number; next_run_reason?: string };
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
   return { title: (await ownWatch((await params).id)).name };
 }
 
 function Answer({ execution }: { execution: Execution }) {
-  const result = (execution.result ?? {}) as Result;
+  const result = execution.result;
+  if (!result) return null;
   return (
     <>
       {result.answer ? <Markdown className="answer" text={result.answer} /> : null}
       {result.evidence ? <p><strong>Evidence:</strong> {result.evidence}</p> : null}
-      {typeof result.confidence === "number" ? <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p> : null}
+      <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p>
       {execution.grounding_sources?.length ? <Sources sources={execution.grounding_sources} newTab /> : null}
     </>
   );
@@ -103,7 +103,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         {findings.length ? (
           findings.map((f) => (
             <article className="card" key={f.id}>
-              <h3>{(f.notification as { title?: string } | null)?.title ?? "Condition met"}</h3>
+              <h3>{f.notification?.title ?? "Condition met"}</h3>
               <p className="muted small"><Time iso={f.completed_at} /></p>
               <Answer execution={f} />
             </article>
@@ -124,9 +124,9 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                 <tr key={e.id}>
                   <td><Time iso={e.started_at} /></td>
                   <td><span className={`badge status-${e.status}`}>{e.status}</span></td>
-                  <td>{e.status === "success" ? ((e.result as Result | null)?.condition_met ? "met" : "not met") : "—"}</td>
+                  <td>{e.status === "success" ? (e.result?.condition_met ? "met" : "not met") : "—"}</td>
                   <td>{duration(e.started_at, e.completed_at)}</td>
-                  <td className="small">{e.error_message ?? (e.result as Result | null)?.next_run_reason ?? ""}</td>
+                  <td className="small">{e.error_message ?? e.result?.next_run_reason ?? ""}</td>
                 </tr>
               ))}
             </tbody>
