@@ -85,11 +85,13 @@ function describeFailure(e: unknown, resolved: Resolved, timedOut: boolean): Age
       ? ` (check the API key${resolved.choice?.keyVariable ? ` in ${resolved.choice.keyVariable}` : ""})`
       : status === 429
         ? " (rate limited or out of quota; the run is retried later)"
-        : status !== undefined && status >= 500
-          ? " (the provider is overloaded or failing; the run is retried later)"
-          : "";
+        : status === undefined
+          ? " (the provider cannot be reached; the run is retried later)"
+          : status >= 500
+            ? " (the provider is overloaded or failing; the run is retried later)"
+            : "";
     const attempts = retried > 1 ? `, after ${retried} attempts` : "";
-    return new AgentError(`${prefix}: HTTP ${status ?? "?"} ${cause.message}${hint}${attempts}`);
+    return new AgentError(`${prefix}: ${status ? `HTTP ${status} ` : ""}${cause.message}${hint}${attempts}`);
   }
   return new AgentError(`${prefix}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }

@@ -145,6 +145,11 @@ describe("each provider's recorded errors", () => {
   // The SDK retries rate limits and overloads twice (2 s, then 4 s) before giving up: all cases run at once.
   it("become an actionable error_message; overloads and rate limits are retried by the SDK first", { timeout: 60_000 }, async () => {
     const cases = PROVIDERS.flatMap((provider) => (Object.keys(status[provider]) as ProviderError[]).map((kind) => ({ provider, kind })));
+    const gone = await startStub(() => ({ text: "" }));
+    await gone.close();
+    const restore = setModelEnv({ GOOGLE_GENERATIVE_AI_API_KEY: "k", AGENT_BASE_URL: `${gone.url}/v1beta` });
+    const unreachable = runAgent(input).catch((e: Error) => e);
+    restore();
     const outcomes = await Promise.all(
       cases.map(async ({ provider, kind }) => {
         const s = await stub(provider);
@@ -164,6 +169,9 @@ describe("each provider's recorded errors", () => {
       expect(message, `${provider} ${kind}`).toMatch(hint[kind]);
       expect(calls, `${provider} ${kind}`).toBe(kind === "bad_key" ? 1 : 3);
     }
+    expect(((await unreachable) as Error).message).toMatch(
+      /^Model provider error from google:gemini-2\.5-flash: Cannot connect to API: .*\(the provider cannot be reached; the run is retried later\), after 3 attempts$/,
+    );
   });
 });
 
