@@ -56,7 +56,7 @@ async function stub(provider: RecordedProvider) {
 beforeAll(async () => {
   database = await openTestDatabase();
   receiver = await startWebhookReceiver();
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([receiver, ...stubs].map((s) => s?.close()));

@@ -124,6 +124,8 @@ export async function startProviderStub(provider: RecordedProvider, decide: (que
     }
     if (req.method !== "POST" || !p.path.test(req.url)) return { status: 404, json: { error: { message: `no route ${req.method} ${req.url}` } } };
     calls++;
+    if ((JSON.parse(req.body) as { stream?: boolean }).stream === true)
+      return { status: 400, json: { error: { message: "this stub replays non-streaming answers, as the agent asks for them (generateText)" } } };
     if (p.key(req) !== KEY) return errorReply(p.recorded, "bad_key");
     if (failing) return errorReply(p.recorded, failing);
     const query = /search query: ([^\\]+)\\n/.exec(req.body)?.[1] ?? "";
