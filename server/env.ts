@@ -59,6 +59,8 @@ const schema = z.object({
   SEARXNG_URL: optionalUrl,
   TAVILY_API_KEY: optionalString,
   BRAVE_SEARCH_API_KEY: optionalString,
+  /** Lets the agent's own page reads (fetch_page, grounding redirects) reach loopback/private addresses. */
+  AGENT_FETCH_ALLOW_PRIVATE: flag,
 
   INNGEST_EVENT_KEY: optionalString,
   INNGEST_SIGNING_KEY: optionalString,

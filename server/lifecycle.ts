@@ -3,6 +3,7 @@ import { env } from "./env";
 import { openDatabase, database } from "./db";
 import { setScheduler } from "./scheduler";
 import { startDriver } from "./runs/driver";
+import { agentConfigProblem } from "./agent";
 
 async function migrate(url: string) {
   const { applyMigrations } = await import("./db/schema-engine");
@@ -29,6 +30,8 @@ async function start() {
   g.__watchStopDriver = driver.stop;
   if (env.SERVICE_NOAUTH)
     console.warn("⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.");
+  const modelProblem = agentConfigProblem();
+  if (modelProblem) console.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
   console.log(
     `ready: ${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}, scheduler ${driver.scheduler.name}, in ${Date.now() - started} ms`,
   );

@@ -1,6 +1,7 @@
 /** The agent's answer: what the model must return, and the rules the service enforces on it. */
 import { z } from "zod";
 import { env } from "../env";
+import { isDomainName, siteName, withoutTracking, type Source } from "./sources";
 
 const MAX_DELAY_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_DELAY_MS = 24 * 60 * 60_000;
@@ -45,14 +46,17 @@ export function extractJson(text: string): unknown {
   throw new Error("no JSON object found in the model's answer");
 }
 
-function dedupeSources(sources: { url: string; title: string }[]) {
-  const seen = new Map<string, { url: string; title: string }>();
+/** One entry per page (fragment and trailing slash aside); a real title wins over a bare domain name. */
+function dedupeSources(sources: Source[]) {
+  const seen = new Map<string, Source>();
   for (const s of sources) {
-    if (!/^https?:\/\//i.test(s.url)) continue;
-    const key = s.url.replace(/#.*$/, "").replace(/\/$/, "");
+    if (!/^https?:\/\/[^/]/i.test(s.url) || !URL.canParse(s.url)) continue;
+    const url = withoutTracking(s.url);
+    const title = s.title.trim() === s.url ? "" : s.title.trim();
+    const key = url.replace(/#.*$/, "").replace(/\/$/, "");
     const known = seen.get(key);
-    if (!known) seen.set(key, { url: s.url, title: s.title || s.url });
-    else if (!known.title || known.title === known.url) known.title = s.title || known.title;
+    if (!known) seen.set(key, { url, title: title || siteName(url) });
+    else if (title && !isDomainName(title) && isDomainName(known.title)) known.title = title;
   }
   return [...seen.values()];
 }
@@ -70,7 +74,7 @@ function nextState(modelState: Record<string, unknown>, lastNotified: unknown) {
  */
 export function finalizeDecision(
   d: ModelDecision,
-  ctx: { now: Date; lastKnownState: Record<string, unknown> | null; extraSources: { url: string; title: string }[] },
+  ctx: { now: Date; lastKnownState: Record<string, unknown> | null },
 ) {
   const previous = ctx.lastKnownState?.[LAST_NOTIFIED] ?? null;
   const key = d.finding_key?.trim() || (d.notification ? d.notification.title.trim().toLowerCase() : null);
@@ -82,7 +86,7 @@ export function finalizeDecision(
     answer: d.answer,
     evidence: d.evidence,
     confidence: d.confidence,
-    sources: dedupeSources([...d.sources, ...ctx.extraSources]),
+    sources: dedupeSources(d.sources),
     notify,
     notification,
     next_run: clampNextRun(d.next_run, ctx.now),

@@ -3,12 +3,14 @@
  * web_search/fetch_page), answers with a JSON decision, and the service validates it and applies its rules
  * (server/agent/decision.ts). Failures are AgentErrors whose message tells the owner what to do.
  */
-import { APICallError, generateText, stepCountIs, type LanguageModel, type ToolSet } from "ai";
+import { APICallError, generateText, RetryError, stepCountIs, type LanguageModel, type ToolSet } from "ai";
 import { env } from "../env";
+import { chooseModel, ModelConfigError, type ModelChoice } from "./config";
 import { ModelDecision, clampNextRun, extractJson, finalizeDecision } from "./decision";
-import { chooseModel, createModel, ModelConfigError } from "./model";
+import { createModel } from "./model";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt";
 import { searchProvider, searchTools } from "./search";
+import { reportedSources, resolveGroundingRedirects } from "./sources";
 
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
@@ -24,12 +26,13 @@ export class AgentError extends Error {}
 const MAX_STEPS = 8;
 const MAX_OUTPUT_TOKENS = 4096;
 
-type Resolved = { model: LanguageModel; tools: ToolSet; name: string };
+/** `choice` is absent for a model given directly (tests). */
+type Resolved = { model: LanguageModel; tools: ToolSet; name: string; choice?: ModelChoice };
 /** Creating a provider's model builds its response schemas, which costs more than the rest of a run: once per configuration. */
 let created: { key: string; resolved: Resolved } | undefined;
 
-function resolveModel(override?: LanguageModel): Resolved {
-  if (override) return { model: override, tools: {}, name: typeof override === "string" ? override : `${override.provider}:${override.modelId}` };
+/** The configured model, or an AgentError saying what to set; nothing is created. */
+function configuredModel(): ModelChoice {
   let choice;
   try {
     choice = chooseModel(process.env);
@@ -37,29 +40,66 @@ function resolveModel(override?: LanguageModel): Resolved {
     if (e instanceof ModelConfigError) throw new AgentError(e.message);
     throw e;
   }
+  if ((choice.provider === "openai-compatible" || env.SEARCH_PROVIDER) && !searchProvider())
+    throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`);
+  return choice;
+}
+
+/** What keeps every agent run from working in this configuration (said once at start-up), or null. */
+export function agentConfigProblem(): string | null {
+  try {
+    configuredModel();
+    return null;
+  } catch (e) {
+    if (e instanceof AgentError) return e.message;
+    throw e;
+  }
+}
+
+function resolveModel(override?: LanguageModel): Resolved {
+  if (override) return { model: override, tools: {}, name: typeof override === "string" ? override : `${override.provider}:${override.modelId}` };
+  const choice = configuredModel();
   const key = JSON.stringify(choice);
   if (created?.key !== key) {
     const { model, nativeSearch } = createModel(choice);
-    const useOwnSearch = nativeSearch === null || !!env.SEARCH_PROVIDER;
-    if (useOwnSearch && !searchProvider())
-      throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`);
-    created = { key, resolved: { model, tools: useOwnSearch ? searchTools : (nativeSearch ?? {}), name: `${choice.provider}:${choice.modelId}` } };
+    const tools = nativeSearch === null || env.SEARCH_PROVIDER ? searchTools : nativeSearch;
+    created = { key, resolved: { model, tools, name: `${choice.provider}:${choice.modelId}`, choice } };
   }
   return created.resolved;
 }
 
-function describeFailure(e: unknown, modelName: string, timedOut: boolean): AgentError {
+/**
+ * An error the owner can act on. The SDK retries overloads and rate limits itself (twice, with backoff) before
+ * giving up with a RetryError: the provider's own answer is its last error. Gemini answers a bad key with 400
+ * API_KEY_INVALID, the others with 401/403; Anthropic signals overload with 529.
+ */
+function describeFailure(e: unknown, resolved: Resolved, timedOut: boolean): AgentError {
   if (timedOut) return new AgentError(`The agent run timed out after ${Math.round(env.AGENT_TIMEOUT_MS / 1000)} s`);
-  if (APICallError.isInstance(e)) {
-    const hint = e.statusCode === 401 || e.statusCode === 403 ? " (check the API key)" : e.statusCode === 429 ? " (rate limited or out of quota)" : "";
-    return new AgentError(`Model provider error from ${modelName}: HTTP ${e.statusCode ?? "?"} ${e.message}${hint}`);
+  const retried = RetryError.isInstance(e) ? e.errors.length : 1;
+  const cause = RetryError.isInstance(e) ? e.lastError : e;
+  const prefix = `Model provider error from ${resolved.name}`;
+  if (APICallError.isInstance(cause)) {
+    const status = cause.statusCode;
+    const badKey = status === 401 || status === 403 || /API_KEY_INVALID/.test(cause.responseBody ?? "");
+    const hint = badKey
+      ? ` (check the API key${resolved.choice?.keyVariable ? ` in ${resolved.choice.keyVariable}` : ""})`
+      : status === 429
+        ? " (rate limited or out of quota; the run is retried later)"
+        : status === undefined
+          ? " (the provider cannot be reached; the run is retried later)"
+          : status >= 500
+            ? " (the provider is overloaded or failing; the run is retried later)"
+            : "";
+    const attempts = retried > 1 ? `, after ${retried} attempts` : "";
+    return new AgentError(`${prefix}: ${status ? `HTTP ${status} ` : ""}${cause.message}${hint}${attempts}`);
   }
-  return new AgentError(`Model provider error from ${modelName}: ${e instanceof Error ? e.message : String(e)}`);
+  return new AgentError(`${prefix}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
 
 export async function runAgent(input: AgentInput, opts: { model?: LanguageModel; signal?: AbortSignal } = {}): Promise<AgentRun> {
   const started = Date.now();
-  const { model, tools, name } = resolveModel(opts.model);
+  const resolved = resolveModel(opts.model);
+  const { model, tools, name, choice } = resolved;
   const timeout = AbortSignal.timeout(env.AGENT_TIMEOUT_MS);
   const abortSignal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   const usage = { input_tokens: 0, output_tokens: 0 };
@@ -79,15 +119,7 @@ export async function runAgent(input: AgentInput, opts: { model?: LanguageModel;
       abortSignal,
     });
     addUsage(research.totalUsage);
-    const found = [
-      ...research.sources.flatMap((s) => (s.sourceType === "url" ? [{ url: s.url, title: s.title ?? "" }] : [])),
-      ...research.steps.flatMap((step) =>
-        step.toolResults.flatMap((r) => {
-          const output = r.output as { results?: { url: string; title: string }[] } | undefined;
-          return output?.results?.map((x) => ({ url: x.url, title: x.title })) ?? [];
-        }),
-      ),
-    ];
+    const found = reportedSources(research);
 
     let parsed = ModelDecision.safeParse(safeExtract(research.text));
     if (!parsed.success) {
@@ -108,15 +140,17 @@ export async function runAgent(input: AgentInput, opts: { model?: LanguageModel;
         throw new AgentError(`The model returned an invalid decision: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     }
 
+    // The model's own list first: its titles are the pages' titles.
+    const sources = await resolveGroundingRedirects([...parsed.data.sources, ...found], choice?.provider === "google" ? choice.baseURL : undefined);
     return {
-      decision: finalizeDecision(parsed.data, { now: input.now, lastKnownState: input.lastKnownState, extraSources: found }),
+      decision: finalizeDecision({ ...parsed.data, sources }, { now: input.now, lastKnownState: input.lastKnownState }),
       model: name,
       usage,
       duration_ms: Date.now() - started,
     };
   } catch (e) {
     if (e instanceof AgentError) throw e;
-    throw describeFailure(e, name, timeout.aborted);
+    throw describeFailure(e, resolved, timeout.aborted);
   }
 }
 

@@ -10,6 +10,7 @@ import { guardedFetch } from "../net/guarded-fetch";
 export type SearchResult = { url: string; title: string; snippet: string };
 const MAX_RESULTS = 8;
 const PAGE_TEXT_LIMIT = 20_000;
+export const AGENT_USER_AGENT = "WatchAgent/1.0";
 
 export function searchProvider(): "searxng" | "tavily" | "brave" | null {
   if (env.SEARCH_PROVIDER) return env.SEARCH_PROVIDER;
@@ -74,7 +75,10 @@ export function readableText(html: string) {
 export async function fetchPage(url: string) {
   const protocol = new URL(url).protocol;
   if (protocol !== "https:" && protocol !== "http:") throw new Error("only http(s) pages can be read");
-  const res = await guardedFetch(url, { headers: { accept: "text/html,text/plain;q=0.9,*/*;q=0.5", "user-agent": "WatchAgent/1.0" } });
+  const res = await guardedFetch(url, {
+    headers: { accept: "text/html,text/plain;q=0.9,*/*;q=0.5", "user-agent": AGENT_USER_AGENT },
+    allowPrivate: env.AGENT_FETCH_ALLOW_PRIVATE,
+  });
   if (res.status >= 300 && res.status < 400) return { url, status: res.status, text: `(redirect to ${String(res.headers.location ?? "")})` };
   const text = readableText(res.body);
   return { url, status: res.status, text: text.length > PAGE_TEXT_LIMIT ? `${text.slice(0, PAGE_TEXT_LIMIT)}\n[truncated]` : text };

@@ -61,7 +61,7 @@ async function post(user: User, config: TaskNotification, msgId: string, payload
     "webhook-signature": new Webhook(secret).sign(msgId, timestamp, body),
   };
   try {
-    const res = await guardedFetch(url, { method: config.method ?? "POST", headers, body, timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
+    const res = await guardedFetch(url, { method: config.method ?? "POST", headers, body, timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE });
     if (res.status >= 200 && res.status < 300) return { status: "sent", error: null, permanent: false };
     if (res.status >= 300 && res.status < 400)
       return { status: "failed", error: `HTTP ${res.status}: redirects are not followed`, permanent: false };

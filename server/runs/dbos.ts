@@ -89,11 +89,23 @@ function queueHealth(): string {
   return overdue > STALLED_AFTER_MS ? `stalled: no poll of the run queue for ${Math.round(overdue / 1000)} s` : "ok";
 }
 
+/**
+ * The engine bounds idle transactions on its connections. Without the setting in the connection URL it sends a
+ * `SET` on every new connection without waiting for it, so the borrower's first query is queued behind it (pg's
+ * "client.query() when the client is already executing a query" deprecation, an error in pg@9); given as a
+ * startup option, the engine sends nothing.
+ */
+function withIdleTransactionTimeout(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  url.searchParams.set("options", `${url.searchParams.get("options") ?? ""} -c idle_in_transaction_session_timeout=60000`.trim());
+  return url.toString();
+}
+
 /** Starts the engine (recovering interrupted runs) and re-arms every active watch (idempotent). */
 export async function startDbos(databaseUrl: string, embedded: boolean): Promise<Scheduler> {
   DBOS.setConfig({
     name: "watch",
-    systemDatabaseUrl: databaseUrl,
+    systemDatabaseUrl: withIdleTransactionTimeout(databaseUrl),
     applicationVersion: APP_VERSION,
     executorID: env.WATCH_EXECUTOR_ID,
     // PGlite has no LISTEN/NOTIFY across its socket clients: poll instead.

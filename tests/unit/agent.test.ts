@@ -4,7 +4,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { AgentError, runAgent, type AgentInput } from "@/server/agent";
 import { clampNextRun, LAST_NOTIFIED } from "@/server/agent/decision";
-import { chooseModel, ModelConfigError } from "@/server/agent/model";
+import { chooseModel, ModelConfigError } from "@/server/agent/config";
 import { withAgentSlot } from "@/server/agent/slots";
 
 const now = new Date("2026-11-23T10:00:00.000Z");
@@ -69,6 +69,25 @@ describe("agent decision", () => {
     expect(late.decision.next_run.getTime()).toBe(now.getTime() + 30 * 24 * HOUR);
     expect(clampNextRun(null, now).getTime()).toBe(now.getTime() + 24 * HOUR);
     expect(clampNextRun("not a date", now).getTime()).toBe(now.getTime() + 24 * HOUR);
+  });
+
+  it("lists each page once, without OpenAI's tracking parameter, titled by its page title or else its site", async () => {
+    const answer = decision({ sources: [{ url: "https://www.example.com/a?utm_source=openai", title: "https://www.example.com/a?utm_source=openai" }] });
+    const withSources = new MockLanguageModelV3({
+      doGenerate: {
+        ...reply(answer),
+        content: [
+          { type: "text" as const, text: answer },
+          { type: "source" as const, sourceType: "url" as const, id: "s1", url: "https://www.example.com/a", title: "The A page" },
+          { type: "source" as const, sourceType: "url" as const, id: "s2", url: "https://other.example/b" },
+        ],
+      },
+    });
+    const run = await runAgent(input(), { model: withSources });
+    expect(run.decision.sources).toEqual([
+      { url: "https://www.example.com/a", title: "The A page" },
+      { url: "https://other.example/b", title: "other.example" },
+    ]);
   });
 
   it("passes done through", async () => {

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
 import { Markdown, Sources } from "../../../components";
@@ -23,6 +24,25 @@ function Answer({ execution }: { execution: Execution }) {
       <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p>
       {execution.grounding_sources?.length ? <Sources sources={execution.grounding_sources} newTab /> : null}
     </>
+  );
+}
+
+const PROVIDER_NAMES = { google: "Gemini with Google Search", openai: "OpenAI with web search", anthropic: "Claude with web search", perplexity: "Perplexity Sonar" };
+
+/** The fix for checks that fail because the server has no model: what to set, where. */
+function NoModelHint() {
+  return (
+    <div className="notice" role="alert">
+      <p><strong>Checks cannot run yet: this server has no AI model configured.</strong></p>
+      <p>To fix it, set one of these in the server&apos;s environment and restart it:</p>
+      <ul>
+        {(Object.keys(KEY_VARIABLE) as (keyof typeof KEY_VARIABLE)[]).map((p) => (
+          <li key={p}><code>{KEY_VARIABLE[p]}</code>: {PROVIDER_NAMES[p]} (<code>{DEFAULT_MODEL[p]}</code>)</li>
+        ))}
+        <li>or a local model: <code>AGENT_MODEL=openai-compatible:&lt;model&gt;</code> with <code>AGENT_BASE_URL</code> and <code>SEARXNG_URL</code></li>
+      </ul>
+      <p className="small">This watch keeps retrying by itself and picks the model up at its next check.</p>
+    </div>
   );
 }
 
@@ -82,7 +102,9 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         ) : (
           <p className="muted">No answer yet. {running ? "The first check is running." : "Run a check to see what the agent finds."}</p>
         )}
-        {latest?.status === "failed" ? <p className="notice" role="alert">The last check failed: {latest.error_message}</p> : null}
+        {latest?.status === "failed" ? (
+          latest.error_message === NO_MODEL_CONFIGURED ? <NoModelHint /> : <p className="notice" role="alert">The last check failed: {latest.error_message}</p>
+        ) : null}
       </section>
 
       <section aria-labelledby="notify-title" className="card">
