@@ -4,6 +4,7 @@
  * the embedded driver.
  */
 import { flowControl, followUpId, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
+import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 
 type InngestStep = {
@@ -50,7 +51,10 @@ export const requestedRun = inngest.createFunction(
 
 export const webhookDeliveryRun = inngest.createFunction(
   { id: "watch-webhook-delivery", triggers: [{ event: events.webhookDeliver }] },
-  async ({ event, step }) => webhookDelivery(adapt(step as unknown as InngestStep), (event.data as { executionId: string }).executionId),
+  async ({ event, step }) => {
+    const { executionId, notice } = event.data as { executionId: string; notice: Notice };
+    return webhookDelivery(adapt(step as unknown as InngestStep), executionId, notice);
+  },
 );
 
 export const functions = [scheduledRun, requestedRun, webhookDeliveryRun];

@@ -6,8 +6,8 @@ import { isDomainName, siteName, withoutTracking, type Source } from "./sources"
 const MAX_DELAY_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_DELAY_MS = 24 * 60 * 60_000;
 const MAX_STATE_BYTES = 16 * 1024;
-/** Kept inside last_known_state: the finding the owner was last notified about. */
-export const LAST_NOTIFIED = "_last_notified_finding";
+/** Where older versions kept the last notified finding inside the agent's state (now a column of the watch). */
+const LEGACY_LAST_NOTIFIED = "_last_notified_finding";
 
 export const ModelDecision = z.object({
   condition_met: z.boolean(),
@@ -18,6 +18,7 @@ export const ModelDecision = z.object({
   notify: z.boolean(),
   notification: z.object({ title: z.string().min(1), markdown: z.string() }).nullable().default(null),
   finding_key: z.string().nullable().default(null),
+  retracts_previous: z.boolean().default(false),
   next_run: z.string().nullable().default(null),
   next_run_reason: z.string().default(""),
   done: z.boolean().default(false),
@@ -25,11 +26,25 @@ export const ModelDecision = z.object({
 });
 export type ModelDecision = z.infer<typeof ModelDecision>;
 
-/** The next run the service accepts: within [now + MIN_RUN_INTERVAL, now + 30 days]; a day when unreadable. */
-export function clampNextRun(requested: Date | string | null | undefined, now: Date): Date {
+/** The watch's own cadence bounds in minutes (null: the service's). */
+export type Cadence = { min_interval_minutes: number | null; max_interval_minutes: number | null };
+
+/** The earliest and latest next run the service accepts after `now`, as offsets in ms. */
+export function cadenceWindow(cadence?: Cadence) {
+  const min = Math.max(env.MIN_RUN_INTERVAL_MS, (cadence?.min_interval_minutes ?? 0) * 60_000);
+  const max = Math.min(MAX_DELAY_MS, cadence?.max_interval_minutes ? cadence.max_interval_minutes * 60_000 : MAX_DELAY_MS);
+  return { min, max: Math.max(min, max) };
+}
+
+/**
+ * The next run the service accepts: within [now + MIN_RUN_INTERVAL, now + 30 days], narrowed by the watch's cadence
+ * bounds; a day (within the bounds) when the agent's answer is unreadable.
+ */
+export function clampNextRun(requested: Date | string | null | undefined, now: Date, cadence?: Cadence): Date {
   const at = requested ? new Date(requested) : null;
   const wanted = at && !Number.isNaN(at.getTime()) ? at.getTime() : now.getTime() + DEFAULT_DELAY_MS;
-  return new Date(Math.min(Math.max(wanted, now.getTime() + env.MIN_RUN_INTERVAL_MS), now.getTime() + MAX_DELAY_MS));
+  const { min, max } = cadenceWindow(cadence);
+  return new Date(Math.min(Math.max(wanted, now.getTime() + min), now.getTime() + max));
 }
 
 /** The JSON object in a model's final text (a ```json block, or the outermost braces). */
@@ -61,37 +76,36 @@ function dedupeSources(sources: Source[]) {
   return [...seen.values()];
 }
 
-/** What the service keeps of the model's state: its object, plus the last notified finding, within 16 KB. */
-function nextState(modelState: Record<string, unknown>, lastNotified: unknown) {
-  const state = { ...modelState, [LAST_NOTIFIED]: lastNotified ?? null };
+/** What the service keeps of the model's state: its object, within 16 KB. */
+function nextState(modelState: Record<string, unknown>) {
+  const state = { ...modelState };
+  delete state[LEGACY_LAST_NOTIFIED];
   if (JSON.stringify(state).length <= MAX_STATE_BYTES) return state;
-  return { [LAST_NOTIFIED]: lastNotified ?? null, truncated: true, summary: JSON.stringify(modelState).slice(0, MAX_STATE_BYTES / 2) };
+  return { truncated: true, summary: JSON.stringify(state).slice(0, MAX_STATE_BYTES / 2) };
 }
 
 /**
- * Applies the service's rules: a notification only for a met condition with a finding the owner has not been
- * told about yet (never the same finding twice), sources deduplicated, next_run clamped, state bounded.
+ * The decision in the service's terms: the met finding the agent wants the user told about (its key names it
+ * across runs; whether it is new and clears the watch's bounds is decided when the run is recorded), whether it
+ * retracts the last notified finding, sources deduplicated, next_run clamped into the cadence bounds, state bounded.
  */
-export function finalizeDecision(
-  d: ModelDecision,
-  ctx: { now: Date; lastKnownState: Record<string, unknown> | null },
-) {
-  const previous = ctx.lastKnownState?.[LAST_NOTIFIED] ?? null;
+export function finalizeDecision(d: ModelDecision, ctx: { now: Date; cadence?: Cadence }) {
   const key = d.finding_key?.trim() || (d.notification ? d.notification.title.trim().toLowerCase() : null);
-  const isNew = key !== null && key !== previous;
-  const notify = d.condition_met && d.notify && isNew;
-  const notification = notify ? (d.notification ?? { title: d.answer.split("\n")[0]!.slice(0, 120), markdown: d.answer }) : null;
+  const finding =
+    d.condition_met && d.notify && key
+      ? { key, notification: d.notification ?? { title: d.answer.split("\n")[0]!.slice(0, 120), markdown: d.answer } }
+      : null;
   return {
     condition_met: d.condition_met,
     answer: d.answer,
     evidence: d.evidence,
     confidence: d.confidence,
     sources: dedupeSources(d.sources),
-    notify,
-    notification,
-    next_run: clampNextRun(d.next_run, ctx.now),
+    finding,
+    retracts_previous: d.retracts_previous,
+    next_run: clampNextRun(d.next_run, ctx.now, ctx.cadence),
     next_run_reason: d.next_run_reason,
     done: d.done,
-    last_known_state: nextState(d.state, notify ? key : previous),
+    last_known_state: nextState(d.state),
   };
 }

@@ -6,7 +6,7 @@
 import { APICallError, generateText, RetryError, stepCountIs, type LanguageModel, type ToolSet } from "ai";
 import { env } from "../env";
 import { chooseModel, ModelConfigError, type ModelChoice } from "./config";
-import { ModelDecision, clampNextRun, extractJson, finalizeDecision } from "./decision";
+import { ModelDecision, clampNextRun, extractJson, finalizeDecision, type Cadence } from "./decision";
 import { createModel } from "./model";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt";
 import { searchProvider, searchTools } from "./search";
@@ -15,9 +15,25 @@ import { reportedSources, resolveGroundingRedirects } from "./sources";
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
 
-export type AgentWatch = { id: string; user_id: string; name: string; search_query: string; condition_description: string };
+export type AgentWatch = {
+  id: string;
+  user_id: string;
+  name: string;
+  search_query: string;
+  condition_description: string;
+  /** Independent sites a finding needs before it is sent (the prompt asks for independent outlets above 1). */
+  min_sources: number;
+} & Cadence;
 export type PriorRun = { at: string; condition_met: boolean; answer: string; notified: boolean };
-export type AgentInput = { watch: AgentWatch; lastKnownState: Record<string, unknown> | null; recent: PriorRun[]; now: Date };
+/** The finding the user was last told about (and not retracted): its key, title and when. */
+export type NotifiedFinding = { key: string; title: string; at: string };
+export type AgentInput = {
+  watch: AgentWatch;
+  lastKnownState: Record<string, unknown> | null;
+  notified: NotifiedFinding | null;
+  recent: PriorRun[];
+  now: Date;
+};
 export type AgentDecision = ReturnType<typeof finalizeDecision>;
 export type AgentRun = { decision: AgentDecision; model: string; usage: { input_tokens: number; output_tokens: number }; duration_ms: number };
 
@@ -143,7 +159,7 @@ export async function runAgent(input: AgentInput, opts: { model?: LanguageModel;
     // The model's own list first: its titles are the pages' titles.
     const sources = await resolveGroundingRedirects([...parsed.data.sources, ...found], choice?.provider === "google" ? choice.baseURL : undefined);
     return {
-      decision: finalizeDecision({ ...parsed.data, sources }, { now: input.now, lastKnownState: input.lastKnownState }),
+      decision: finalizeDecision({ ...parsed.data, sources }, { now: input.now, cadence: input.watch }),
       model: name,
       usage,
       duration_ms: Date.now() - started,

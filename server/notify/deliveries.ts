@@ -7,12 +7,11 @@
 import { env } from "../env";
 import { db, type NotificationType, type SendStatus } from "../db";
 import { transaction, type Query } from "../db/sql";
+import type { SendEvent } from "./events";
 
 export type DeliveryOutcome = { status: SendStatus | "none"; retry: boolean };
 /** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
 export const INTERRUPTED = "delivery interrupted";
-
-export type SendEvent = "task.condition_met" | "task.test" | "email.verification";
 
 export type Attempt = {
   user_id: string;
@@ -80,13 +79,13 @@ export async function settleAttempt(id: string, status: SendStatus, error: strin
   await db.notificationSend.update({ where: { id }, data: { status, error_message: error } });
 }
 
-/** What a delivery reads: the execution's notification, its watch, owner and channel config. */
+/** What a delivery reads: the execution, its watch with the channel of `type` (if any) and its owner. */
 export async function loadDelivery(executionId: string, type: NotificationType) {
   const execution = await db.execution.findUnique({
     where: { id: executionId },
     include: { task: { include: { user: true, notifications: { where: { type } } } } },
   });
-  if (!execution || !execution.notification) return null;
-  const config = execution.task.notifications[0];
-  return config ? { execution, task: execution.task, user: execution.task.user, config } : null;
+  if (!execution) return null;
+  return { execution, task: execution.task, user: execution.task.user, config: execution.task.notifications[0] ?? null };
 }
+export type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;

@@ -1,6 +1,6 @@
 /**
- * Email through Resend with the react-email templates. Every email (a finding, a test, an address verification) is
- * one recorded send that counts against the caps (./deliveries). An address other than the account's own gets a
+ * Email through Resend with the react-email templates. Every email (a run's notice, a test, an address verification)
+ * is one recorded send that counts against the caps (./deliveries). An address other than the account's own gets a
  * verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
  */
 import { randomBytes } from "node:crypto";
@@ -9,7 +9,9 @@ import { Resend } from "resend";
 import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
 import { env } from "../env";
 import { db, type User } from "../db";
+import { noticeContent, type Content } from "./content";
 import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type DeliveryOutcome } from "./deliveries";
+import { eventSuffix, type Notice } from "./events";
 import { pauseUrl, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
@@ -68,34 +70,27 @@ async function unverifiedReason(user: User, task: { id: string; name: string }, 
   return `address not verified: verification link sent to ${address}`;
 }
 
-async function notificationEmail(task: { id: string; name: string; is_public: boolean }, content: {
-  title: string;
-  answer: string;
-  evidence: string;
-  sources: { url: string; title: string }[];
-}) {
+async function notificationEmail(task: { id: string; name: string; is_public: boolean }, content: Omit<Content, "subject">) {
   return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), pauseUrl: await pauseUrl(task.id) });
 }
 
-export async function deliverEmail(executionId: string): Promise<DeliveryOutcome> {
+/**
+ * A run's notice by email: findings and retractions to the watch's email channel (held until a new address is
+ * confirmed), a failing watch and its recovery to the account's own address.
+ */
+export async function deliverEmail(executionId: string, notice: Notice): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "email");
   if (!d) return { status: "none", retry: false };
-  const recipient = d.config.address ?? "";
-  const notification = d.execution.notification as { title: string; markdown: string };
-  const result = (d.execution.result ?? {}) as { answer?: string; evidence?: string };
+  const toAccount = notice.event === "task.run_failed" || notice.event === "task.run_recovered";
+  if (!toAccount && !d.config) return { status: "none", retry: false };
+  const recipient = toAccount ? d.user.email : (d.config!.address ?? "");
   const sent = await sendRecorded(
-    { user_id: d.user.id, task_id: d.task.id, execution_id: executionId, event: "task.condition_met", recipient },
-    async () => ({
-      subject: notification.title,
-      react: await notificationEmail(d.task, {
-        title: notification.title,
-        answer: notification.markdown || result.answer || "",
-        evidence: result.evidence ?? "",
-        sources: (d.execution.grounding_sources as { url: string; title: string }[] | null) ?? [],
-      }),
-      idempotencyKey: `watch-email-${executionId}`,
-    }),
-    () => unverifiedReason(d.user, d.task, recipient),
+    { user_id: d.user.id, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient },
+    async () => {
+      const { subject, ...content } = await noticeContent(notice, d);
+      return { subject, react: await notificationEmail(d.task, content), idempotencyKey: `watch-email-${executionId}${eventSuffix(notice.event)}` };
+    },
+    toAccount ? undefined : () => unverifiedReason(d.user, d.task, recipient),
   );
   return { status: sent.status, retry: false };
 }

@@ -1,33 +1,74 @@
-/** The notification send history (SPEC §4.2): one record per delivery attempt. */
-import { db, type NotificationType, type User } from "../db";
+/** The notification send history (SPEC §4.2): one record per delivery attempt; and the redelivery of a webhook. */
+import { apiError, notFound } from "../api/errors";
+import { db, type NotificationSend, type NotificationType, type User } from "../db";
+import { claimAttempt, loadDelivery, settleAttempt } from "./deliveries";
+import { WATCH_EVENTS, type Notice, type SendEvent, type WatchEvent } from "./events";
+import { deliverTo } from "./webhook";
+
+export function sendView(s: NotificationSend) {
+  return {
+    id: s.id,
+    user_id: s.user_id,
+    task_id: s.task_id,
+    execution_id: s.execution_id,
+    event: s.event,
+    attempt: s.attempt,
+    recipient: s.recipient,
+    notification_type: s.notification_type,
+    status: s.status,
+    error_message: s.error_message,
+    created_at: s.created_at.toISOString(),
+  };
+}
 
 export async function listSends(
   user: User,
-  q: { notification_type?: NotificationType; task_id?: string; limit: number; offset: number },
+  q: { notification_type?: NotificationType; task_id?: string; event?: SendEvent; limit: number; offset: number },
 ) {
   const where = {
     user_id: user.id,
     ...(q.notification_type ? { notification_type: q.notification_type } : {}),
     ...(q.task_id ? { task_id: q.task_id } : {}),
+    ...(q.event ? { event: q.event } : {}),
   };
   const [rows, total] = await Promise.all([
     db.notificationSend.findMany({ where, orderBy: { created_at: "desc" }, take: q.limit, skip: q.offset }),
     db.notificationSend.count({ where }),
   ]);
-  return {
-    sends: rows.map((s) => ({
-      id: s.id,
-      user_id: s.user_id,
-      task_id: s.task_id,
-      execution_id: s.execution_id,
-      event: s.event,
-      attempt: s.attempt,
-      recipient: s.recipient,
-      notification_type: s.notification_type,
-      status: s.status,
-      error_message: s.error_message,
-      created_at: s.created_at.toISOString(),
-    })),
-    total,
-  };
+  return { sends: rows.map(sendView), total };
+}
+
+const isWatchEvent = (event: string): event is WatchEvent => (WATCH_EVENTS as readonly string[]).includes(event);
+
+/**
+ * Sends a run's webhook notice again, now, to the watch's current webhook: a new attempt record (attempt + 1) with the
+ * original's `webhook-id`, so a receiver that got it the first time can drop it.
+ */
+export async function redeliver(user: User, sendId: string) {
+  const send = await db.notificationSend.findFirst({ where: { id: sendId, user_id: user.id } });
+  if (!send) throw notFound("Send");
+  if (send.notification_type !== "webhook") throw apiError(400, "Only webhook deliveries can be redelivered");
+  if (!send.execution_id || !isWatchEvent(send.event)) throw apiError(400, "Only deliveries of a run can be redelivered, not test sends");
+  const d = await loadDelivery(send.execution_id, "webhook");
+  if (!d) throw apiError(400, "The watch or run of this delivery was deleted");
+  if (!d.config) throw apiError(400, "The watch has no webhook anymore");
+  const notices = (d.execution.notices as Notice[] | null) ?? [{ event: "task.condition_met" }];
+  const notice = notices.find((n) => n.event === send.event) ?? ({ event: "task.condition_met" } as Notice);
+  const last = await db.notificationSend.aggregate({
+    where: { execution_id: send.execution_id, event: send.event, notification_type: "webhook" },
+    _max: { attempt: true },
+  });
+  const claim = await claimAttempt({
+    user_id: user.id,
+    task_id: d.task.id,
+    execution_id: send.execution_id,
+    event: notice.event,
+    notification_type: "webhook",
+    recipient: d.config.url ?? "",
+    attempt: (last._max.attempt ?? send.attempt) + 1,
+  });
+  if ("existing" in claim) throw apiError(409, "This delivery is being redelivered already");
+  const sent = await deliverTo(d, d.config, notice);
+  await settleAttempt(claim.id, sent.status, sent.error);
+  return sendView(await db.notificationSend.findUniqueOrThrow({ where: { id: claim.id } }));
 }

@@ -7,18 +7,20 @@ import { env } from "../env";
 import type { Execution, Task, TaskNotification, User } from "../db";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
 import { executionView } from "../tasks/views";
-import { webhookSecret } from "../users/service";
-import { claimAttempt, loadDelivery, settleAttempt, type DeliveryOutcome } from "./deliveries";
+import { signingSecrets } from "../users/service";
+import { claimAttempt, loadDelivery, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import { eventSuffix, type Notice, type WatchEvent } from "./events";
 import { watchUrl } from "./links";
 
 export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
 const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 const TIMEOUT_MS = 10_000;
 
-export function webhookPayload(task: Task, execution: Execution, type = "task.condition_met", now = new Date()) {
+export function webhookPayload(task: Task, execution: Execution, notice: Notice | { event: "task.test" }, now = new Date()) {
   const e = executionView(execution);
+  const { event, ...extra } = notice;
   return {
-    type,
+    type: event,
     timestamp: now.toISOString(),
     data: {
       task: {
@@ -36,12 +38,17 @@ export function webhookPayload(task: Task, execution: Execution, type = "task.co
         started_at: e.started_at,
         completed_at: e.completed_at,
         result: e.result,
+        error_message: e.error_message,
         notification: e.notification,
         grounding_sources: e.grounding_sources,
       },
+      ...extra,
     },
   };
 }
+
+/** Stable per execution and event: a retry or a redelivery carries the same id, so receivers can drop duplicates. */
+export const messageId = (executionId: string, event: WatchEvent) => `msg_${executionId}${eventSuffix(event).replace(":", "_")}`;
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 
@@ -50,15 +57,16 @@ async function post(user: User, config: TaskNotification, msgId: string, payload
   if (!url.startsWith("https://") && !env.WEBHOOK_ALLOW_PRIVATE)
     return { status: "failed", error: "webhook url must use https", permanent: true };
   const body = JSON.stringify(payload);
-  const { secret } = await webhookSecret(user);
   const timestamp = new Date();
+  // During a rotation's overlap both secrets sign: `v1,<new> v1,<old>` (Standard Webhooks allows several).
+  const signatures = (await signingSecrets(user)).map((secret) => new Webhook(secret).sign(msgId, timestamp, body));
   const headers: Record<string, string> = {
     ...((config.headers as Record<string, string> | null) ?? {}),
     "content-type": "application/json",
     "user-agent": "Watch-Webhooks/1.0",
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(msgId, timestamp, body),
+    "webhook-signature": signatures.join(" "),
   };
   try {
     const res = await guardedFetch(url, { method: config.method ?? "POST", headers, body, timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE });
@@ -73,23 +81,28 @@ async function post(user: User, config: TaskNotification, msgId: string, payload
   }
 }
 
-export async function deliverWebhook(executionId: string, attempt: number): Promise<DeliveryOutcome> {
+/** One attempt of a run's notice to the watch's webhook; retried by the workflow while it fails for a reason that may pass. */
+export async function deliverWebhook(executionId: string, notice: Notice, attempt: number): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "webhook");
-  if (!d) return { status: "none", retry: false };
+  if (!d?.config) return { status: "none", retry: false };
   const claim = await claimAttempt({
     user_id: d.user.id,
     task_id: d.task.id,
     execution_id: executionId,
-    event: "task.condition_met",
+    event: notice.event,
     notification_type: "webhook",
     recipient: d.config.url ?? "",
     attempt,
   });
   if ("existing" in claim) return { status: claim.existing.status, retry: false };
-  const sent = await post(d.user, d.config, `msg_${executionId}`, webhookPayload(d.task, d.execution));
+  const sent = await deliverTo(d, d.config, notice);
   await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
 }
+
+/** A run's notice, posted to the watch's webhook (the caller claims and settles the attempt). */
+export const deliverTo = (d: Delivery, config: TaskNotification, notice: Notice) =>
+  post(d.user, config, messageId(d.execution.id, notice.event), webhookPayload(d.task, d.execution, notice));
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
 export async function sendTestWebhook(user: User, task: Task, config: TaskNotification) {
@@ -116,7 +129,7 @@ export async function sendTestWebhook(user: User, task: Task, config: TaskNotifi
     attempt: 1,
   });
   if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-  const sent = await post(user, config, `msg_test_${claim.id}`, webhookPayload(task, sample, "task.test"));
+  const sent = await post(user, config, `msg_test_${claim.id}`, webhookPayload(task, sample, { event: "task.test" }));
   await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, error: sent.error };
 }

@@ -9,6 +9,7 @@ import { db } from "../db";
 import { isDatabaseUnavailable } from "../db/availability";
 import { env } from "../env";
 import type { Scheduler } from "../scheduler";
+import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
 import { armed, flowControl, followUpId, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
 
@@ -32,7 +33,7 @@ async function start(followUp: FollowUp) {
   const workflowID = followUpId(followUp);
   if (followUp.name === "watch/armed")
     return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
-  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId);
+  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId, followUp.data.notice);
 }
 
 /**
@@ -50,12 +51,15 @@ const step: WorkflowStep = {
 };
 
 const g = globalThis as unknown as {
-  __watchDbos?: { watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>; webhookDelivery: (executionId: string) => Promise<unknown> };
+  __watchDbos?: {
+    watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
+    webhookDelivery: (executionId: string, notice?: Notice) => Promise<unknown>;
+  };
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
 const registered = (g.__watchDbos ??= {
   watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), { name: "watchRun" }),
-  webhookDelivery: DBOS.registerWorkflow((executionId: string) => webhookDelivery(step, executionId), { name: "webhookDelivery" }),
+  webhookDelivery: DBOS.registerWorkflow((executionId: string, notice?: Notice) => webhookDelivery(step, executionId, notice), { name: "webhookDelivery" }),
 });
 
 /** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */

@@ -4,10 +4,12 @@
  * outcome and the next wake-up), then delivery (server/notify). Their results are plain JSON so either
  * engine can checkpoint them.
  */
-import { AgentError, runAgent, withAgentSlot, type AgentWatch, type PriorRun } from "../agent";
+import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFinding, type PriorRun } from "../agent";
+import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
 import { ExecutionResultSchema } from "../tasks/schemas";
 import { storable } from "../text";
+import { gate } from "./trust";
 import { addTokens, budgetExhausted, countRun, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 
@@ -19,6 +21,7 @@ export type RunPlan = {
   userId: string;
   watch: AgentWatch;
   lastKnownState: Record<string, unknown> | null;
+  notified: NotifiedFinding | null;
   recent: PriorRun[];
 };
 
@@ -31,7 +34,9 @@ export type Evaluation =
         evidence: string;
         confidence: number;
         sources: { url: string; title: string }[];
-        notification: { title: string; markdown: string } | null;
+        /** A met finding the agent wants told; sent when it is new and clears the watch's bounds. */
+        finding: { key: string; notification: { title: string; markdown: string } } | null;
+        retracts_previous: boolean;
         next_run: string;
         next_run_reason: string;
         done: boolean;
@@ -46,9 +51,12 @@ export type Evaluation =
 /** The monthly run budget is spent: the run was recorded `cancelled` with the reason; the watch wakes up next period. */
 export type OverBudget = { kind: "over-budget"; userId: string; nextRun: string | null };
 
-export type Recorded = { notify: boolean; nextRun: string | null };
+/** What a recorded run announces (its deliveries) and the watch's next wake-up (null when it is not active). */
+export type Recorded = { notices: Notice[]; nextRun: string | null };
 
 const RECENT_RUNS = 5;
+/** The failed run that sends task.run_failed (once per streak of failures). */
+export const FAILED_NOTICE_AFTER = 3;
 /** Delay before retrying after consecutive failures: 1 min, 5 min, 15 min, 1 h, then every 3 h. */
 const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60 * 60_000];
 
@@ -61,6 +69,12 @@ type ClaimedTask = {
   state: string;
   next_run: Date | null;
   last_known_state: Record<string, unknown> | null;
+  min_sources: number;
+  min_interval_minutes: number | null;
+  max_interval_minutes: number | null;
+  notified_finding_key: string | null;
+  notified_title: string | null;
+  notified_at: Date | null;
 };
 type TaskRuns = {
   open: { id: string; started_at: string }[];
@@ -81,8 +95,11 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
     // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock.
     const [task] = await query<ClaimedTask>(
       `SELECT t.user_id, u.is_active AS user_active, t.name, t.search_query, t.condition_description, t.state::text AS state,
-              t.next_run, t.last_known_state
-         FROM tasks t JOIN users u ON u.id = t.user_id WHERE t.id = $1 FOR UPDATE OF t`,
+              t.next_run, t.last_known_state, t.min_sources, t.min_interval_minutes, t.max_interval_minutes, t.notified_finding_key,
+              n.notification->>'title' AS notified_title, n.completed_at AS notified_at
+         FROM tasks t JOIN users u ON u.id = t.user_id
+         LEFT JOIN executions n ON n.id = t.notified_execution_id AND n.retracted_by_execution_id IS NULL
+        WHERE t.id = $1 FOR UPDATE OF t`,
       [taskId],
     );
     if (!task) return null;
@@ -140,8 +157,15 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       name: task.name,
       search_query: task.search_query,
       condition_description: task.condition_description,
+      min_sources: task.min_sources,
+      min_interval_minutes: task.min_interval_minutes,
+      max_interval_minutes: task.max_interval_minutes,
     },
     lastKnownState: task.last_known_state ?? null,
+    notified:
+      task.notified_finding_key && task.notified_at
+        ? { key: task.notified_finding_key, title: task.notified_title ?? "", at: task.notified_at.toISOString() }
+        : null,
     recent: recent.map((r) => ({
       at: new Date(r.at).toISOString(),
       condition_met: r.condition_met === true,
@@ -155,7 +179,7 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
 export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
   try {
     const run = await withAgentSlot(plan.userId, () =>
-      runAgent({ watch: plan.watch, lastKnownState: plan.lastKnownState, recent: plan.recent, now: new Date() }),
+      runAgent({ watch: plan.watch, lastKnownState: plan.lastKnownState, notified: plan.notified, recent: plan.recent, now: new Date() }),
     );
     const d = run.decision;
     return {
@@ -166,7 +190,8 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
         evidence: d.evidence,
         confidence: d.confidence,
         sources: d.sources,
-        notification: d.notify ? d.notification : null,
+        finding: d.finding,
+        retracts_previous: d.retracts_previous,
         next_run: d.next_run.toISOString(),
         next_run_reason: d.next_run_reason,
         done: d.done,
@@ -197,45 +222,84 @@ async function consecutiveFailures(query: Query, taskId: string) {
  * step is retried while the database is unreachable): then the same answer again, from what was stored.
  */
 async function alreadyRecorded(query: Query, executionId: string, status: "success" | "failed", error: string | null): Promise<Recorded> {
-  const [row] = await query<{ notified: boolean; active: boolean; next_run: Date | null }>(
-    `SELECT e.notification IS NOT NULL AS notified, t.state = 'active' AS active, t.next_run
+  const [row] = await query<{ notices: Notice[] | null; active: boolean; next_run: Date | null }>(
+    `SELECT e.notices, t.state = 'active' AS active, t.next_run
        FROM executions e JOIN tasks t ON t.id = e.task_id
       WHERE e.id = $1 AND e.status = $2::"ExecutionStatus" AND e.error_message IS NOT DISTINCT FROM $3`,
     [executionId, status, error],
   );
-  if (!row) return { notify: false, nextRun: null };
-  return { notify: row.notified, nextRun: row.active && row.next_run ? row.next_run.toISOString() : null };
+  if (!row) return { notices: [], nextRun: null };
+  return { notices: row.notices ?? [], nextRun: row.active && row.next_run ? row.next_run.toISOString() : null };
+}
+
+type RecordedTask = {
+  state: string;
+  user_id: string;
+  min_confidence: number;
+  min_sources: number;
+  notified_finding_key: string | null;
+  notified_execution_id: string | null;
+  notified_retracted: boolean | null;
+  failure_notified: boolean;
+};
+
+/** A failed run: backoff, and task.run_failed once per streak, at the FAILED_NOTICE_AFTER-th failure. */
+async function recordFailure(query: Query, task: RecordedTask, taskId: string, executionId: string, error: string, now: Date): Promise<Recorded> {
+  const failed = await query(
+    `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = $1 AND status = 'running' RETURNING id`,
+    [executionId, error, now],
+  );
+  if (!failed.length) return alreadyRecorded(query, executionId, "failed", error);
+  const failures = await consecutiveFailures(query, taskId);
+  const notices: Notice[] = failures >= FAILED_NOTICE_AFTER && !task.failure_notified ? [{ event: "task.run_failed", consecutive_failures: failures }] : [];
+  const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
+  const nextRun = task.state === "active" ? new Date(now.getTime() + delay) : null;
+  await query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]);
+  await query(`UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3 WHERE id = $1`, [taskId, nextRun, notices.length > 0]);
+  return { notices, nextRun: nextRun?.toISOString() ?? null };
 }
 
 /**
- * Persists the outcome on the execution and the watch (last_known_state, next_run, completion). An execution
- * cancelled meanwhile (forced re-run, deleted watch) records nothing. Returns whether to notify and the
- * watch's next wake-up (null when it is not active).
+ * Persists the outcome on the execution and the watch (last_known_state, next_run, completion) and decides what the
+ * run announces, under the watch's lock: a retraction of the last notified finding (at most one per finding), a new
+ * finding that clears the watch's confidence and corroboration bounds (a held one is recorded with its gate and sent
+ * when a later run clears it), the recovery after a failure notice. An execution cancelled meanwhile (forced re-run,
+ * deleted watch) records nothing.
  */
 export async function recordOutcome(taskId: string, executionId: string, evaluation: Evaluation): Promise<Recorded> {
   const now = new Date();
   // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (server/text.ts).
   const outcome = storable(evaluation);
   return transaction(async (query) => {
-    const [current] = await query<{ state: string; user_id: string }>(`SELECT state::text AS state, user_id FROM tasks WHERE id = $1 FOR UPDATE`, [taskId]);
-    if (!current) return { notify: false, nextRun: null };
-    const active = current.state === "active";
-
-    if (!outcome.ok) {
-      const failed = await query(
-        `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = $1 AND status = 'running' RETURNING id`,
-        [executionId, outcome.error, now],
-      );
-      if (!failed.length) return alreadyRecorded(query, executionId, "failed", outcome.error);
-      if (!active) return { notify: false, nextRun: null };
-      const failures = await consecutiveFailures(query, taskId);
-      const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
-      const nextRun = new Date(now.getTime() + delay);
-      await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
-      return { notify: false, nextRun: nextRun.toISOString() };
-    }
+    const [task] = await query<RecordedTask>(
+      `SELECT t.state::text AS state, t.user_id, t.min_confidence, t.min_sources, t.notified_finding_key, t.notified_execution_id,
+              n.retracted_by_execution_id IS NOT NULL AS notified_retracted, t.failure_notified
+         FROM tasks t LEFT JOIN executions n ON n.id = t.notified_execution_id
+        WHERE t.id = $1 FOR UPDATE OF t`,
+      [taskId],
+    );
+    if (!task) return { notices: [], nextRun: null };
+    if (!outcome.ok) return recordFailure(query, task, taskId, executionId, outcome.error, now);
 
     const d = outcome.decision;
+    const notices: Notice[] = [];
+    let notifiedKey = task.notified_finding_key;
+    let notifiedExecution = task.notified_execution_id;
+    const retracts = d.retracts_previous && task.notified_execution_id && task.notified_retracted === false ? task.notified_execution_id : null;
+    if (retracts) {
+      notices.push({ event: "task.condition_retracted", retracted_execution_id: retracts });
+      notifiedKey = null; // the same finding, confirmed again later, is news again
+    }
+    const isNew = d.finding !== null && d.finding.key !== notifiedKey;
+    const gated = isNew ? gate(d, task) : null;
+    const notification = gated?.passed ? d.finding!.notification : null;
+    if (notification) {
+      notices.unshift({ event: "task.condition_met" });
+      notifiedKey = d.finding!.key;
+      notifiedExecution = executionId;
+    }
+    if (task.failure_notified) notices.push({ event: "task.run_recovered" });
+
     const result = ExecutionResultSchema.parse({
       condition_met: d.condition_met,
       answer: d.answer,
@@ -245,27 +309,31 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       usage: outcome.usage,
       duration_ms: outcome.duration_ms,
       next_run_reason: d.next_run_reason,
-      gate: null,
-      retracted_execution_id: null,
+      gate: gated,
+      retracted_execution_id: retracts,
     });
     // JSON values go in as strings: node-postgres would turn an array into a PostgreSQL array.
     const recorded = await query(
-      `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6
+      `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6,
+              notices = $7
         WHERE id = $1 AND status = 'running' RETURNING id`,
-      [executionId, now, d.condition_met, JSON.stringify(result), d.notification && JSON.stringify(d.notification), JSON.stringify(d.sources)],
+      [executionId, now, d.condition_met, JSON.stringify(result), notification && JSON.stringify(notification), JSON.stringify(d.sources), JSON.stringify(notices)],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
-    await addTokens(query, current.user_id, now, outcome.usage);
+    if (retracts) await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
+    await addTokens(query, task.user_id, now, outcome.usage);
+    const active = task.state === "active";
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
     await query(
       `UPDATE tasks SET last_known_state = $2,
               next_run = CASE WHEN $3::boolean THEN $4::timestamptz ELSE next_run END,
               state = CASE WHEN $5::boolean THEN 'completed' ELSE state END,
-              state_changed_at = CASE WHEN $5::boolean THEN $6 ELSE state_changed_at END
+              state_changed_at = CASE WHEN $5::boolean THEN $6 ELSE state_changed_at END,
+              notified_finding_key = $7, notified_execution_id = $8, failure_notified = false
         WHERE id = $1`,
-      [taskId, JSON.stringify(d.last_known_state), active, nextRun, completes, now],
+      [taskId, JSON.stringify(d.last_known_state), active, nextRun, completes, now, notifiedKey, notifiedExecution],
     );
-    return { notify: d.notification !== null, nextRun: nextRun?.toISOString() ?? null };
+    return { notices, nextRun: nextRun?.toISOString() ?? null };
   });
 }

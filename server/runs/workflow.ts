@@ -8,15 +8,16 @@
  */
 import { env } from "../env";
 import { deliverEmail, deliverWebhook, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
-import { beginRun, evaluateRun, recordOutcome, type RunTrigger } from "./steps";
+import { eventSuffix, type Notice, type WatchEvent } from "../notify/events";
+import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
 
 export const STEP = {
   begin: "begin",
   evaluate: "evaluate",
   persist: "persist",
   armNext: "arm-next",
-  deliverEmail: "deliver-email",
-  startWebhookDelivery: "start-webhook-delivery",
+  deliverEmail: (event: WatchEvent) => `deliver-email${eventSuffix(event)}`,
+  startWebhookDelivery: (event: WatchEvent) => `start-webhook-delivery${eventSuffix(event)}`,
   deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
   webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
 } as const;
@@ -25,8 +26,8 @@ export const STEP = {
 export type FollowUp =
   /** The watch's next wake-up (idempotent per watch and time). */
   | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
-  /** The webhook delivery of a finding, with its retries (idempotent per execution). */
-  | { name: "watch/webhook.deliver"; data: { executionId: string } };
+  /** The webhook delivery of a run's notice, with its retries (idempotent per execution and event). */
+  | { name: "watch/webhook.deliver"; data: { executionId: string; notice: Notice } };
 
 export interface WorkflowStep {
   /** Runs `fn` once and checkpoints its result; `database` steps are retried while the database is unreachable. */
@@ -37,7 +38,9 @@ export interface WorkflowStep {
 
 /** The id that makes starting a follow-up twice harmless (DBOS workflow id, Inngest event id). */
 export function followUpId(f: FollowUp) {
-  return f.name === "watch/armed" ? `run:${f.data.taskId}:${new Date(f.data.at).getTime()}` : `webhook:${f.data.executionId}`;
+  return f.name === "watch/armed"
+    ? `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`
+    : `webhook:${f.data.executionId}${eventSuffix(f.data.notice.event)}`;
 }
 
 export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
@@ -66,18 +69,25 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
   const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
   const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), { database: true });
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
-  if (recorded.notify) {
-    await step.run(STEP.deliverEmail, () => deliverEmail(plan.executionId), { database: true });
+  for (const notice of noticesOf(recorded)) {
+    await step.run(STEP.deliverEmail(notice.event), () => deliverEmail(plan.executionId, notice), { database: true });
     // Webhook retries wait up to half an hour: in a workflow of their own, off the run queue.
-    await step.send(STEP.startWebhookDelivery, { name: "watch/webhook.deliver", data: { executionId: plan.executionId } });
+    await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId: plan.executionId, notice } });
   }
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
 }
 
-/** A finding's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. */
-export async function webhookDelivery(step: WorkflowStep, executionId: string) {
+/** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */
+const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | null }): Notice[] =>
+  "notices" in recorded ? recorded.notices : recorded.notify ? [{ event: "task.condition_met" }] : [];
+
+/**
+ * A notice's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. (Deliveries
+ * started before runs had several notices carry no notice: they were a finding's.)
+ */
+export async function webhookDelivery(step: WorkflowStep, executionId: string, notice: Notice = { event: "task.condition_met" }) {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, attempt), { database: true });
+    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, notice, attempt), { database: true });
     if (!outcome.retry) return { attempts: attempt, status: outcome.status };
     await step.sleep(STEP.webhookRetry(attempt), WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
   }

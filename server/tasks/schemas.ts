@@ -172,7 +172,9 @@ export const SendRecordSchema = z
     user_id: Id,
     task_id: Id,
     execution_id: Id.nullable().meta({ description: "The run that triggered the send; null for a test send or an address verification" }),
-    event: z.string().meta({ description: "What was sent: task.condition_met, task.test, email.verification" }),
+    event: z.string().meta({
+      description: "What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, task.test, email.verification",
+    }),
     attempt: z.number().int().meta({ description: "1 for the first attempt, 2.. for retries" }),
     recipient: z.string(),
     notification_type: NotificationTypeSchema,

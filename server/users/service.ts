@@ -80,14 +80,37 @@ export async function setUsername(user: User, raw: string) {
 
 const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
+type Secrets = Pick<User, "webhook_secret" | "previous_webhook_secret" | "previous_webhook_secret_expires_at">;
+
+const stillSigning = (u: Secrets, now = Date.now()) =>
+  u.previous_webhook_secret && u.previous_webhook_secret_expires_at && u.previous_webhook_secret_expires_at.getTime() > now
+    ? { secret: u.previous_webhook_secret, expires_at: u.previous_webhook_secret_expires_at }
+    : null;
+
+/** The user's signing secret (created on first use) and when the one before the last rotation stops signing. */
 export async function webhookSecret(user: User) {
-  if (user.webhook_secret) return { secret: user.webhook_secret };
-  await db.user.updateMany({ where: { id: user.id, webhook_secret: null }, data: { webhook_secret: newWebhookSecret() } });
-  const { webhook_secret } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { webhook_secret: true } });
-  return { secret: webhook_secret! };
+  let u: Secrets = user;
+  if (!u.webhook_secret) {
+    await db.user.updateMany({ where: { id: user.id, webhook_secret: null }, data: { webhook_secret: newWebhookSecret() } });
+    u = await db.user.findUniqueOrThrow({ where: { id: user.id } });
+  }
+  return { secret: u.webhook_secret!, previous_expires_at: stillSigning(u)?.expires_at.toISOString() ?? null };
 }
 
-export async function rotateWebhookSecret(user: User) {
-  const { webhook_secret } = await db.user.update({ where: { id: user.id }, data: { webhook_secret: newWebhookSecret() } });
-  return { secret: webhook_secret! };
+/** Every secret a delivery is signed with: the current one, and during a rotation's overlap the previous one. */
+export async function signingSecrets(user: User): Promise<string[]> {
+  const { secret } = await webhookSecret(user);
+  const previous = stillSigning(user);
+  return previous ? [secret, previous.secret] : [secret];
+}
+
+/** A new secret; the old one keeps signing beside it for `overlapHours` so receivers can switch without a gap. */
+export async function rotateWebhookSecret(user: User, overlapHours: number) {
+  const current = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { webhook_secret: true } });
+  const expires = current.webhook_secret && overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null;
+  const updated = await db.user.update({
+    where: { id: user.id },
+    data: { webhook_secret: newWebhookSecret(), previous_webhook_secret: expires ? current.webhook_secret : null, previous_webhook_secret_expires_at: expires },
+  });
+  return { secret: updated.webhook_secret!, previous_expires_at: expires?.toISOString() ?? null };
 }

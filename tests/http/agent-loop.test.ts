@@ -140,7 +140,7 @@ describe("agent loop end to end", () => {
     expect(new Date(task.next_run).getTime()).toBeGreaterThan(Date.now());
     await server.stop();
     server = await startAgain(server, env());
-  });
+  }, 90_000); // two restarts of the server
 
   it("pausing cancels the pending wake-up; deleting a watch cancels it too", async () => {
     const created = await call("POST", "/api/v1/tasks", { base: base(), body: { search_query: "paused soon", state: "paused" } });

@@ -92,7 +92,44 @@ describe("watchctl with an API key", () => {
     expect(await cli("delete", id)).toMatchObject({ code: 2, stderr: "watchctl: refusing to delete without --yes when not run in a terminal\n" });
     expect((await cli("delete", id, "--yes")).stdout).toBe(`Deleted ${id}\n`);
     expect(await cli("show", id)).toMatchObject({ code: 1, stderr: "Error (404): Task not found\n" });
-  });
+  }, 120_000); // about 40 CLI processes, each a cold start of tsx
+
+  it("sets bounds, shows history and usage; export then apply recreates every watch, and applying again changes nothing", async () => {
+    const created = (await cli("--json", "create", "Go 1.30", "--name", "go", "--min-confidence", "0.8", "--min-sources", "2", "--check-at-most-every", "1h", "--check-at-least-every", "7d", "--paused")).json();
+    expect(created).toMatchObject({ min_confidence: 0.8, min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 10080 });
+    expect(await cli("update", created.id, "--check-at-most-every", "soon")).toMatchObject({ code: 2, stderr: 'watchctl: expected a duration like 30m, 1h or 7d, got "soon"\n' });
+    expect(await cli("update", created.id, "--min-confidence", "2")).toMatchObject({ code: 2 });
+    await cli("update", created.id, "--min-sources", "3", "--name", "golang");
+    const history = (await cli("--json", "history", created.id)).json();
+    expect(history[0].changes).toEqual({ name: { from: "go", to: "golang" }, min_sources: { from: 2, to: 3 } });
+    expect((await cli("history", created.id)).stdout).toContain('  name: "go" → "golang"');
+    const usage = (await cli("--json", "usage")).json();
+    expect(usage).toMatchObject({ runs_limit: 3000, active_tasks_limit: 50 });
+    expect((await cli("usage")).stdout).toContain("runs            ");
+
+    // The whole account as a file; applied to an empty account it recreates every watch.
+    await cli("create", "Kotlin 3", "--email", user.email, "--webhook", "https://example.com/k");
+    const file = path.join(xdg, "watches.yaml");
+    const exported = await cli("export");
+    expect(exported.stdout).toMatch(/^# Watches exported by watchctl/);
+    fs.writeFileSync(file, exported.stdout);
+    const other = await newApiKeyUser();
+    const theirs = (...args: string[]) => cli("--key", other.apiKey, ...args);
+    expect((await theirs("apply", "-f", file, "--dry-run")).stdout).toMatch(/^\+ create "golang"\n/m);
+    expect((await theirs("--json", "list")).json()).toEqual([]);
+    const applied = await theirs("apply", "-f", file);
+    expect(applied.code).toBe(0);
+    const definitions = (json: { name: string }[]) =>
+      json.map(({ name, search_query, condition_description, state, min_confidence, min_sources, min_interval_minutes, max_interval_minutes, notifications }: any) =>
+        ({ name, search_query, condition_description, state, min_confidence, min_sources, min_interval_minutes, max_interval_minutes, notifications })).sort((a, b) => a.name.localeCompare(b.name));
+    expect(definitions((await theirs("--json", "list")).json())).toEqual(definitions((await cli("--json", "list")).json()));
+    const again = await theirs("apply", "-f", file);
+    expect(again.stdout.trim().split("\n").every((line) => line.startsWith("= unchanged"))).toBe(true);
+    fs.writeFileSync(file, exported.stdout.replace("name: golang", "name: golang\n    min_confidence: 0.9").replace(/\n\s+min_confidence: 0\.8/, ""));
+    expect((await theirs("apply", "-f", file)).stdout).toMatch(/^~ update "golang": min_confidence$/m);
+    fs.writeFileSync(file, "watches:\n  - name: x\n  - name: x\n");
+    expect(await theirs("apply", "-f", file)).toMatchObject({ code: 2 });
+  }, 120_000);
 
   it("credentials: flags over SERVICE_* variables over the saved login", async () => {
     const withEnv = (env: Record<string, string>, ...args: string[]) => watchctl({ XDG_CONFIG_HOME: xdg, ...env }, ...args);
@@ -133,7 +170,7 @@ describe("watchctl with an API key", () => {
       "error: missing required argument 'query'",
       "error: option '--state <state>' argument 'sleeping' is invalid. Allowed choices are active, paused, completed.",
       'watchctl: expected a positive whole number, got "0"',
-      "watchctl: nothing to change: give --name, --query, --when, --email or --webhook",
+      "watchctl: nothing to change: give --name, --query, --when, --email, --webhook or a bound",
       "error: unknown command 'frobnicate'",
       "watchctl: no key given: pass --key <key> (or run in a terminal to be prompted)",
     ]);

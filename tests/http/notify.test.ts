@@ -20,7 +20,7 @@ beforeAll(async () => {
   searx = await startSearxStub();
   resend = await startResendStub();
   receiver = await startWebhookReceiver();
-  server = await startServer({ ...stubbedServiceEnv({ model, searx, resend }), EMAILS_PER_RECIPIENT_PER_HOUR: "2" });
+  server = await startServer({ ...stubbedServiceEnv({ model, searx, resend }), EMAILS_PER_RECIPIENT_PER_HOUR: "3" });
 });
 
 afterAll(async () => {
@@ -73,9 +73,10 @@ describe("email rules", () => {
     expect((await api("POST", "/api/v1/email/verify", { token: "unknown" })).body).toEqual({ detail: "Invalid or expired token" });
 
     expect(await runOnce(t.id)).toMatchObject({ status: "sent", error_message: null });
+    expect(await runOnce(t.id)).toMatchObject({ status: "sent", error_message: null });
     const capped = await runOnce(t.id);
     expect(capped).toMatchObject({ status: "skipped" });
-    expect(capped.error_message).toMatch(/hourly email limit reached for friend@example.com \(2 per hour\)/);
+    expect(capped.error_message).toMatch(/hourly email limit reached for friend@example.com \(3 per hour\)/);
   });
 
   it("holds the caps under concurrent sends: exactly the remaining allowance goes out", async () => {
@@ -84,10 +85,10 @@ describe("email rules", () => {
     expect((await test()).body.error_message).toMatch(/verification link sent/);
     const { token } = Object.fromEntries(linkIn("burst@example.com", "/email/verify").searchParams);
     expect((await api("POST", "/api/v1/email/verify", { token })).status).toBe(200);
-    // The verification email took one of the two per hour.
+    // The verification email took one of the three per hour.
     const burst = await Promise.all(Array.from({ length: 8 }, test));
-    expect(burst.map((r) => r.body.status).sort()).toEqual(["sent", ...Array(7).fill("skipped")]);
-    expect(resend.emails().filter((m) => m.to === "burst@example.com")).toHaveLength(2);
+    expect(burst.map((r) => r.body.status).sort()).toEqual(["sent", "sent", ...Array(6).fill("skipped")]);
+    expect(resend.emails().filter((m) => m.to === "burst@example.com")).toHaveLength(3);
     const tests = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&limit=100`)).body.sends.filter((s: { event: string }) => s.event === "task.test");
     expect(tests).toHaveLength(9);
   });

@@ -3,15 +3,20 @@ import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { AgentError, runAgent, type AgentInput } from "@/server/agent";
-import { clampNextRun, LAST_NOTIFIED } from "@/server/agent/decision";
+import { clampNextRun } from "@/server/agent/decision";
+import { userPrompt } from "@/server/agent/prompt";
 import { chooseModel, ModelConfigError } from "@/server/agent/config";
 import { withAgentSlot } from "@/server/agent/slots";
 
 const now = new Date("2026-11-23T10:00:00.000Z");
 const HOUR = 3_600_000;
-const input = (lastKnownState: Record<string, unknown> | null = null): AgentInput => ({
-  watch: { id: "w1", user_id: "u1", name: "PG19", search_query: "Postgres 19 beta", condition_description: "a beta is released" },
-  lastKnownState,
+const input = (over: Partial<AgentInput["watch"]> = {}, notified: AgentInput["notified"] = null): AgentInput => ({
+  watch: {
+    id: "w1", user_id: "u1", name: "PG19", search_query: "Postgres 19 beta", condition_description: "a beta is released",
+    min_sources: 1, min_interval_minutes: null, max_interval_minutes: null, ...over,
+  },
+  lastKnownState: null,
+  notified,
   recent: [],
   now,
 });
@@ -40,26 +45,37 @@ function decision(over: Record<string, unknown> = {}) {
 const model = (...texts: string[]) => new MockLanguageModelV3({ doGenerate: texts.map(reply) });
 
 describe("agent decision", () => {
-  it("reports a met condition and notifies about a new finding", async () => {
+  it("reports a met condition with the finding it wants told, under its key", async () => {
     const run = await runAgent(input(), { model: model(decision()) });
-    expect(run.decision).toMatchObject({ condition_met: true, notify: true, notification: { title: "PostgreSQL 19 Beta 1 released" } });
-    expect(run.decision.last_known_state).toMatchObject({ latest: "beta1", [LAST_NOTIFIED]: "pg19-beta1" });
+    expect(run.decision).toMatchObject({
+      condition_met: true,
+      finding: { key: "pg19-beta1", notification: { title: "PostgreSQL 19 Beta 1 released" } },
+      retracts_previous: false,
+    });
+    expect(run.decision.last_known_state).toEqual({ latest: "beta1" });
     expect(run.usage).toEqual({ input_tokens: 100, output_tokens: 20 });
     expect(run.model).toBe("mock-provider:mock-model-id");
     expect(run.decision.sources).toEqual([{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PG 19 Beta 1" }]);
   });
 
-  it("does not notify when the condition is not met", async () => {
-    const run = await runAgent(input(), { model: model(decision({ condition_met: false, notify: true })) });
-    expect(run.decision).toMatchObject({ condition_met: false, notify: false, notification: null });
+  it("has no finding when the condition is not met or the model does not want it told", async () => {
+    const unmet = await runAgent(input(), { model: model(decision({ condition_met: false, notify: true })) });
+    expect(unmet.decision.finding).toBeNull();
+    const quiet = await runAgent(input(), { model: model(decision({ notify: false })) });
+    expect(quiet.decision.finding).toBeNull();
   });
 
-  it("never notifies the same finding twice, even when the model asks to", async () => {
-    const run = await runAgent(input({ [LAST_NOTIFIED]: "pg19-beta1" }), { model: model(decision()) });
-    expect(run.decision.notify).toBe(false);
-    expect(run.decision.last_known_state[LAST_NOTIFIED]).toBe("pg19-beta1");
-    const next = await runAgent(input({ [LAST_NOTIFIED]: "pg19-beta1" }), { model: model(decision({ finding_key: "pg19-beta2" })) });
-    expect(next.decision.notify).toBe(true);
+  it("passes on a retraction and drops the state key older versions kept", async () => {
+    const run = await runAgent(input(), { model: model(decision({ condition_met: false, notify: false, retracts_previous: true, state: { _last_notified_finding: "x", a: 1 } })) });
+    expect(run.decision).toMatchObject({ retracts_previous: true, finding: null, last_known_state: { a: 1 } });
+  });
+
+  it("tells the model the last notified finding, the cadence bounds, and to corroborate when the watch needs it", () => {
+    const prompt = userPrompt(input({ min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 7 * 1440 }, { key: "pg19-beta1", title: "Beta 1 released", at: now.toISOString() }));
+    expect(prompt).toContain("key: pg19-beta1");
+    expect(prompt).toContain("at least 2 independent outlets");
+    expect(prompt).toContain("no sooner than 1 hour(s) and no later than 7 day(s)");
+    expect(userPrompt(input())).not.toContain("independent outlets");
   });
 
   it("clamps next_run to [now + 5 min, now + 30 days], a day when missing", async () => {
@@ -69,6 +85,16 @@ describe("agent decision", () => {
     expect(late.decision.next_run.getTime()).toBe(now.getTime() + 30 * 24 * HOUR);
     expect(clampNextRun(null, now).getTime()).toBe(now.getTime() + 24 * HOUR);
     expect(clampNextRun("not a date", now).getTime()).toBe(now.getTime() + 24 * HOUR);
+  });
+
+  it("clamps next_run into the watch's own cadence bounds, never below the service's floor", async () => {
+    const cadence = { min_interval_minutes: 60, max_interval_minutes: 7 * 1440 };
+    expect(clampNextRun(now.toISOString(), now, cadence).getTime()).toBe(now.getTime() + HOUR);
+    expect(clampNextRun("2030-01-01T00:00:00Z", now, cadence).getTime()).toBe(now.getTime() + 7 * 24 * HOUR);
+    expect(clampNextRun(null, now, { min_interval_minutes: 2 * 1440, max_interval_minutes: null }).getTime()).toBe(now.getTime() + 48 * HOUR);
+    expect(clampNextRun(now.toISOString(), now, { min_interval_minutes: 1, max_interval_minutes: 1 }).getTime()).toBe(now.getTime() + 5 * 60_000);
+    const bounded = await runAgent(input(cadence), { model: model(decision({ next_run: now.toISOString() })) });
+    expect(bounded.decision.next_run.getTime()).toBe(now.getTime() + HOUR);
   });
 
   it("lists each page once, without OpenAI's tracking parameter, titled by its page title or else its site", async () => {

@@ -21,7 +21,7 @@ const evaluation = { ok: true, decision: { condition_met: true }, model: "m", us
 const nextRun = "2030-01-01T00:00:00.000Z";
 const armed = { name: "watch/armed", data: { taskId: "t1", userId: plan.userId, at: nextRun } } as const;
 const requested = { name: "watch/run.requested", data: { taskId: "t1", userId: plan.userId, executionId: plan.executionId } } as const;
-const deliver = { name: "watch/webhook.deliver", data: { executionId: plan.executionId } } as const;
+const deliver = { name: "watch/webhook.deliver", data: { executionId: plan.executionId, notice: { event: "task.condition_met" } } } as const;
 
 // The engine mutates the array it is given: build a fresh one per execution.
 function steps(overrides: Record<string, (() => unknown) | null> = {}) {
@@ -29,10 +29,10 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
     "wait-next-run": () => undefined,
     [STEP.begin]: () => plan,
     [STEP.evaluate]: () => evaluation,
-    [STEP.persist]: () => ({ notify: true, nextRun }),
+    [STEP.persist]: () => ({ notices: [{ event: "task.condition_met" }], nextRun }),
     [STEP.armNext]: () => undefined,
-    [STEP.deliverEmail]: () => ({ status: "sent", retry: false }),
-    [STEP.startWebhookDelivery]: () => undefined,
+    [STEP.deliverEmail("task.condition_met")]: () => ({ status: "sent", retry: false }),
+    [STEP.startWebhookDelivery("task.condition_met")]: () => undefined,
     [STEP.deliverWebhook(1)]: () => ({ status: "sent", retry: false }),
     ...overrides,
   };
@@ -67,7 +67,7 @@ describe("the run workflow on Inngest", () => {
 
   it("hands the finding's webhook to its own function, once per execution", async () => {
     const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
-    const sent = await captureSends(() => t.executeStep(STEP.startWebhookDelivery, { steps: steps({ [STEP.startWebhookDelivery]: null }) }));
+    const sent = await captureSends(() => t.executeStep(STEP.startWebhookDelivery("task.condition_met"), { steps: steps({ [STEP.startWebhookDelivery("task.condition_met")]: null }) }));
     expect(sent).toContain(JSON.stringify({ id: `webhook:${plan.executionId}`, ...deliver }));
   });
 
@@ -96,9 +96,9 @@ describe("the run workflow on Inngest", () => {
     const delivered: string[] = [];
     const { result } = await t.execute({
       steps: steps({
-        [STEP.persist]: () => ({ notify: false, nextRun }),
-        [STEP.deliverEmail]: () => delivered.push("email"),
-        [STEP.startWebhookDelivery]: () => delivered.push("webhook"),
+        [STEP.persist]: () => ({ notices: [], nextRun }),
+        [STEP.deliverEmail("task.condition_met")]: () => delivered.push("email"),
+        [STEP.startWebhookDelivery("task.condition_met")]: () => delivered.push("webhook"),
       }),
     });
     expect(result).toMatchObject({ ran: true });

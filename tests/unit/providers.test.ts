@@ -33,8 +33,12 @@ let database: Database;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 const input: AgentInput = {
-  watch: { id: "w1", user_id: "u1", name: "Euro 2024", search_query: "Euro 2024 winner", condition_description: "the winner is known" },
+  watch: {
+    id: "w1", user_id: "u1", name: "Euro 2024", search_query: "Euro 2024 winner", condition_description: "the winner is known",
+    min_sources: 1, min_interval_minutes: null, max_interval_minutes: null,
+  },
   lastKnownState: null,
+  notified: null,
   recent: [],
   now: new Date(),
 };
@@ -91,8 +95,8 @@ describe("each provider's recorded answer, through the run's steps", () => {
     const plan = (await beginRun(task.id, { executionId })) as RunPlan;
     const restore = setModelEnv(s.env());
     const outcome = await evaluateRun(plan).finally(restore);
-    expect(await recordOutcome(task.id, executionId, outcome)).toMatchObject({ notify: true });
-    expect(await deliverWebhook(executionId, 1)).toMatchObject({ status: "sent" });
+    expect(await recordOutcome(task.id, executionId, outcome)).toMatchObject({ notices: [{ event: "task.condition_met" }] });
+    expect(await deliverWebhook(executionId, { event: "task.condition_met" }, 1)).toMatchObject({ status: "sent" });
 
     const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
     expect(execution).toMatchObject({ status: "success", condition_met: true, grounding_sources: recordedGrounding[provider] });

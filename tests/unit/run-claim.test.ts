@@ -99,11 +99,22 @@ describe("recording a run's outcome", () => {
   const decision = (over: Record<string, unknown> = {}) => ({
     ok: true as const,
     decision: {
-      condition_met: true, answer: "a", evidence: "e", confidence: 0.9, sources: [], notification: { title: "t", markdown: "m" },
+      condition_met: true, answer: "a", evidence: "e", confidence: 0.9,
+      sources: [{ url: "https://www.example.com/news", title: "news" }],
+      finding: { key: "k1", notification: { title: "t", markdown: "m" } }, retracts_previous: false,
       next_run: new Date(Date.now() + HOUR).toISOString(), next_run_reason: "r", done: false, last_known_state: {}, ...over,
     },
     model: "m", usage: { input_tokens: 1, output_tokens: 1 }, duration_ms: 1,
   });
+  const failure = { ok: false as const, error: "Model provider error" };
+  /** One scheduled run of the watch, recorded with `outcome`. */
+  async function run(taskId: string, outcome: ReturnType<typeof decision> | typeof failure) {
+    const task = (await db.task.findUniqueOrThrow({ where: { id: taskId } }))!;
+    const plan = (await beginRun(taskId, { scheduledFor: task.next_run!.getTime() })) as RunPlan;
+    const recorded = await recordOutcome(taskId, plan.executionId, outcome);
+    const execution = await db.execution.findUniqueOrThrow({ where: { id: plan.executionId } });
+    return { recorded, execution, events: recorded.notices.map((n) => n.event) };
+  }
 
   it("answers a repeated record (a retry after a lost commit) as the first one, and a cancelled run with nothing", async () => {
     const at = new Date();
@@ -111,17 +122,64 @@ describe("recording a run's outcome", () => {
     const plan = (await beginRun(task.id, { scheduledFor: at.getTime() })) as RunPlan;
     const outcome = decision();
     const first = await recordOutcome(task.id, plan.executionId, outcome);
-    expect(first).toEqual({ notify: true, nextRun: outcome.decision.next_run });
+    expect(first).toEqual({ notices: [{ event: "task.condition_met" }], nextRun: outcome.decision.next_run });
     expect(await recordOutcome(task.id, plan.executionId, outcome)).toEqual(first);
 
     const failing = await activeWatch(at);
     const failed = (await beginRun(failing.id, { scheduledFor: at.getTime() })) as RunPlan;
-    const retry = await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" });
+    const retry = await recordOutcome(failing.id, failed.executionId, failure);
     expect(retry.nextRun).not.toBeNull();
-    expect(await recordOutcome(failing.id, failed.executionId, { ok: false, error: "Model provider error" })).toEqual(retry);
+    expect(await recordOutcome(failing.id, failed.executionId, failure)).toEqual(retry);
 
     const superseded = await startExecution(task.id);
     await startExecution(task.id, true);
-    expect(await recordOutcome(task.id, superseded.id, decision())).toEqual({ notify: false, nextRun: null });
+    expect(await recordOutcome(task.id, superseded.id, decision())).toEqual({ notices: [], nextRun: null });
+  });
+
+  it("never tells the same finding twice; a new key is news", async () => {
+    const task = await activeWatch(new Date());
+    expect((await run(task.id, decision())).events).toEqual(["task.condition_met"]);
+    const again = await run(task.id, decision());
+    expect(again.events).toEqual([]);
+    expect(again.execution.notification).toBeNull();
+    expect((again.execution.result as { gate: unknown }).gate).toBeNull();
+    expect((await run(task.id, decision({ finding: { key: "k2", notification: { title: "t2", markdown: "m" } } }))).events).toEqual(["task.condition_met"]);
+  });
+
+  it("holds a finding below the watch's bounds, visibly, and sends it once when a later run clears them", async () => {
+    const task = await activeWatch(new Date());
+    await db.task.update({ where: { id: task.id }, data: { min_confidence: 0.8, min_sources: 2 } });
+    const held = await run(task.id, decision({ confidence: 0.7 }));
+    expect(held.events).toEqual([]);
+    expect(held.execution.notification).toBeNull();
+    expect((held.execution.result as { gate: unknown }).gate).toEqual({ passed: false, reason: "confidence 0.7 is below 0.8; 1 independent source, 2 required" });
+    const twoSites = [{ url: "https://a.example.co.uk/x", title: "a" }, { url: "https://www.example.co.uk/y", title: "b" }, { url: "https://news.other.org/z", title: "c" }];
+    const cleared = await run(task.id, decision({ sources: twoSites }));
+    expect(cleared.events).toEqual(["task.condition_met"]);
+    expect((cleared.execution.result as { gate: unknown }).gate).toEqual({ passed: true, reason: null });
+    expect((await run(task.id, decision({ sources: twoSites }))).events).toEqual([]);
+  });
+
+  it("retracts the last notified finding once, and only a notified one", async () => {
+    const task = await activeWatch(new Date());
+    const retraction = decision({ condition_met: false, finding: null, retracts_previous: true });
+    expect((await run(task.id, retraction)).events).toEqual([]); // nothing was notified yet
+    const found = await run(task.id, decision());
+    const withdrawn = await run(task.id, retraction);
+    expect(withdrawn.recorded.notices).toEqual([{ event: "task.condition_retracted", retracted_execution_id: found.execution.id }]);
+    expect((withdrawn.execution.result as { retracted_execution_id: string }).retracted_execution_id).toBe(found.execution.id);
+    expect((await db.execution.findUniqueOrThrow({ where: { id: found.execution.id } })).retracted_by_execution_id).toBe(withdrawn.execution.id);
+    expect((await run(task.id, retraction)).events).toEqual([]); // at most one per notified finding
+    // Confirmed again later, the same finding is news again.
+    expect((await run(task.id, decision())).events).toEqual(["task.condition_met"]);
+  });
+
+  it("sends task.run_failed at the third failure in a row, once per streak, and task.run_recovered after it", async () => {
+    const task = await activeWatch(new Date());
+    const events = [];
+    for (const outcome of [failure, failure, failure, failure, decision({ finding: null }), failure, decision({ finding: null })]) events.push((await run(task.id, outcome)).events);
+    expect(events).toEqual([[], [], ["task.run_failed"], [], ["task.run_recovered"], [], []]);
+    const failedNotice = (await db.execution.findMany({ where: { task_id: task.id }, orderBy: { created_at: "asc" } }))[2]!.notices;
+    expect(failedNotice).toEqual([{ event: "task.run_failed", consecutive_failures: 3 }]);
   });
 });

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { z } from "zod";
 import { serverCaller } from "@/server/api/server-caller";
+import { SEND_EVENTS } from "@/server/notify/events";
 import { NotificationTypeSchema } from "@/server/tasks/schemas";
+import { Redeliver } from "../ui/actions";
 import { Time } from "../ui/time";
 import { WebhookSecret } from "../ui/settings";
 
@@ -11,19 +13,22 @@ const PAGE = 25;
 const Filters = z.object({
   type: NotificationTypeSchema.optional().catch(undefined),
   task_id: z.guid().optional().catch(undefined),
+  event: z.enum(SEND_EVENTS).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 
 export default async function Notifications({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const { type, task_id, page } = Filters.parse(await searchParams);
+  const { type, task_id, event, page } = Filters.parse(await searchParams);
   const caller = await serverCaller();
-  const [{ sends, total }, tasks] = await Promise.all([
-    caller.notifications.sends({ notification_type: type, task_id, limit: PAGE, offset: (page - 1) * PAGE }),
+  const [{ sends, total }, tasks, secret] = await Promise.all([
+    caller.notifications.sends({ notification_type: type, task_id, event, limit: PAGE, offset: (page - 1) * PAGE }),
     caller.tasks.list({}),
+    caller.users.webhookSecret(),
   ]);
   const names = new Map(tasks.map((t) => [t.id, t.name]));
   const pages = Math.max(1, Math.ceil(total / PAGE));
-  const link = (p: number) => `/dashboard/notifications?${new URLSearchParams({ ...(type ? { type } : {}), ...(task_id ? { task_id } : {}), page: String(p) })}`;
+  const filters = { ...(type ? { type } : {}), ...(task_id ? { task_id } : {}), ...(event ? { event } : {}) };
+  const link = (p: number) => `/dashboard/notifications?${new URLSearchParams({ ...filters, page: String(p) })}`;
   return (
     <main className="wide">
       <h1>Notifications</h1>
@@ -33,7 +38,7 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
           Every webhook is signed with the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme. Verify the{" "}
           <code>webhook-signature</code> header with this secret before trusting a delivery.
         </p>
-        <WebhookSecret />
+        <WebhookSecret previousExpiresAt={secret.previous_expires_at} />
       </section>
       <h2>Delivery history</h2>
       <form className="inline filters" method="get" aria-label="Filter deliveries">
@@ -43,6 +48,15 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
             <option value="">All channels</option>
             <option value="email">Email</option>
             <option value="webhook">Webhook</option>
+          </select>
+        </label>
+        <label>
+          Event
+          <select name="event" defaultValue={event ?? ""}>
+            <option value="">All events</option>
+            {SEND_EVENTS.map((e) => (
+              <option key={e} value={e}>{e}</option>
+            ))}
           </select>
         </label>
         <label>
@@ -59,24 +73,26 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
       {sends.length ? (
         <table>
           <caption className="sr-only">Deliveries, newest first ({total} in total)</caption>
-          <thead><tr><th scope="col">When</th><th scope="col">Watch</th><th scope="col">Channel</th><th scope="col">Recipient</th><th scope="col">Status</th></tr></thead>
+          <thead><tr><th scope="col">When</th><th scope="col">Watch</th><th scope="col">Event</th><th scope="col">Channel</th><th scope="col">Recipient</th><th scope="col">Status</th></tr></thead>
           <tbody>
             {sends.map((s) => (
               <tr key={s.id}>
                 <td><Time iso={s.created_at} /></td>
                 <td>{names.has(s.task_id) ? <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link> : <span className="muted">deleted watch</span>}</td>
+                <td className="small">{s.event}{s.attempt > 1 ? ` (attempt ${s.attempt})` : ""}</td>
                 <td>{s.notification_type}</td>
                 <td className="small">{s.recipient}</td>
                 <td>
                   <span className={`badge send-${s.status}`}>{s.status}</span>
                   {s.error_message ? <div className="small muted">{s.error_message}</div> : null}
+                  {s.notification_type === "webhook" && s.execution_id ? <Redeliver id={s.id} /> : null}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : (
-        <p className="notice">No deliveries{type || task_id ? " match these filters" : " yet: they appear when a watch finds something new"}.</p>
+        <p className="notice">No deliveries{type || task_id || event ? " match these filters" : " yet: they appear when a watch finds something new"}.</p>
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pages">

@@ -209,3 +209,14 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
     </button>
   );
 }
+
+/** Sends a run's webhook again (same webhook-id); the new attempt appears in the history. */
+export function Redeliver({ id }: { id: string }) {
+  const { busy, run } = useAction();
+  return (
+    <button type="button" className="secondary small" disabled={busy}
+      onClick={() => run(() => trpc.notifications.redeliver.mutate({ id }), (r) => (r.status === "sent" ? "Redelivered" : `Redelivery ${r.status}: ${r.error_message ?? ""}`))}>
+      Redeliver
+    </button>
+  );
+}

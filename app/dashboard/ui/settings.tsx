@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Confirm, CopyButton, useAction } from "./actions";
+import { Time } from "./time";
 import { errorMessage, trpc } from "./trpc";
 
 export function UsernameForm() {
@@ -101,26 +102,35 @@ export function ApiKeys({ keys }: { keys: KeyRow[] }) {
   );
 }
 
-export function WebhookSecret() {
+export function WebhookSecret({ previousExpiresAt }: { previousExpiresAt: string | null }) {
   const [secret, setSecret] = useState<string | null>(null);
+  const [expires, setExpires] = useState(previousExpiresAt);
   const load = () => trpc.users.webhookSecret.query().then((r) => setSecret(r.secret), (e) => toast.error(errorMessage(e)));
   return (
-    <div className="row">
-      {secret ? (
-        <>
-          <code className="secret" data-testid="webhook-secret">{secret}</code>
-          <CopyButton text={secret} />
-        </>
-      ) : (
-        <button type="button" className="secondary" onClick={load}>Reveal signing secret</button>
-      )}
-      <Confirm label="Rotate" confirmLabel="Rotate secret" prompt="Receivers must switch to the new secret; the old one stops verifying."
-        onConfirm={() =>
-          trpc.users.rotateWebhookSecret.mutate().then(
-            (r) => { setSecret(r.secret); toast.success("Secret rotated"); },
-            (e) => toast.error(errorMessage(e)),
-          )
-        } />
-    </div>
+    <>
+      <div className="row">
+        {secret ? (
+          <>
+            <code className="secret" data-testid="webhook-secret">{secret}</code>
+            <CopyButton text={secret} />
+          </>
+        ) : (
+          <button type="button" className="secondary" onClick={load}>Reveal signing secret</button>
+        )}
+        <Confirm label="Rotate" confirmLabel="Rotate secret"
+          prompt="A new secret signs from now on; the old one keeps signing beside it for 24 hours, so your receivers can switch without missing a delivery."
+          onConfirm={() =>
+            trpc.users.rotateWebhookSecret.mutate({ overlap_hours: 24 }).then(
+              (r) => { setSecret(r.secret); setExpires(r.previous_expires_at); toast.success("Secret rotated"); },
+              (e) => toast.error(errorMessage(e)),
+            )
+          } />
+      </div>
+      {expires ? (
+        <p className="muted small" data-testid="previous-secret-expires">
+          The previous secret also signs every delivery until <Time iso={expires} />; after that only the new one does.
+        </p>
+      ) : null}
+    </>
   );
 }

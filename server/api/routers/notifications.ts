@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { listSends } from "../../notify/sends";
+import { SEND_EVENTS } from "../../notify/events";
+import { listSends, redeliver } from "../../notify/sends";
 import { NotificationTypeSchema, Paging, SendRecordSchema } from "../../tasks/schemas";
 import { authedProcedure, router, syncParsed } from "../trpc";
 
@@ -8,7 +9,26 @@ export const notificationsRouter = router({
     .meta({
       openapi: { method: "GET", path: "/api/v1/notifications/sends", tags: ["notifications"], summary: "Delivery history", protect: true, errorResponses: {} },
     })
-    .input(z.object({ notification_type: NotificationTypeSchema.optional(), task_id: z.guid().optional(), ...Paging }))
+    .input(z.object({ notification_type: NotificationTypeSchema.optional(), task_id: z.guid().optional(), event: z.enum(SEND_EVENTS).optional(), ...Paging }))
     .output(syncParsed(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() })))
     .query(({ ctx, input }) => listSends(ctx.user, input)),
+
+  redeliver: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/notifications/sends/{id}/redeliver",
+        tags: ["notifications"],
+        summary: "Send a run's webhook again now (same webhook-id); answers 202 with the new attempt's record",
+        protect: true,
+        errorResponses: { 400: "Only webhook deliveries can be redelivered", 404: "Send not found", 409: "Being redelivered already" },
+      },
+    })
+    .input(z.object({ id: z.guid() }))
+    .output(syncParsed(SendRecordSchema))
+    .mutation(async ({ ctx, input }) => {
+      const send = await redeliver(ctx.user, input.id);
+      ctx.res.status = 202;
+      return send;
+    }),
 });

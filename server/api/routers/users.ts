@@ -3,7 +3,10 @@ import { text } from "../../text";
 import { rotateWebhookSecret, setUsername, usernameAvailability, UserSchema, webhookSecret } from "../../users/service";
 import { authedProcedure, router, syncParsed } from "../trpc";
 
-const Secret = z.object({ secret: z.string().meta({ description: "Standard Webhooks signing secret (whsec_…)" }) });
+const Secret = z.object({
+  secret: z.string().meta({ description: "Standard Webhooks signing secret (whsec_…)" }),
+  previous_expires_at: z.iso.datetime({ offset: true }).nullable().meta({ description: "Until then the previous secret also signs every delivery; null when no rotation overlap is running" }),
+});
 
 export const usersRouter = router({
   setUsername: authedProcedure
@@ -25,8 +28,8 @@ export const usersRouter = router({
     .query(({ ctx }) => webhookSecret(ctx.user)),
 
   rotateWebhookSecret: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/webhooks/secret/rotate", tags: ["notifications"], summary: "Rotate your webhook signing secret", protect: true } })
-    .input(z.void())
+    .meta({ openapi: { method: "POST", path: "/api/v1/webhooks/secret/rotate", tags: ["notifications"], summary: "Rotate your webhook signing secret; the old one keeps signing for overlap_hours", protect: true } })
+    .input(z.object({ overlap_hours: z.number().min(0).max(72).default(24) }).strict())
     .output(syncParsed(Secret))
-    .mutation(({ ctx }) => rotateWebhookSecret(ctx.user)),
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.user, input.overlap_hours)),
 });

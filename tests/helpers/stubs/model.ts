@@ -42,6 +42,10 @@ export function hostileDecision(): StubDecision {
   });
 }
 
+/**
+ * `decide` answers per watch (by its search query); it may return `{ providerError: status }` to make the provider
+ * fail that call with an OpenAI-style error body.
+ */
 export async function startModelStub(decide: (query: string) => StubDecision = () => decisionFor(), opts: { answerDelayMs?: number } = {}) {
   let calls = 0;
   const stub = await startStub((req) => {
@@ -64,7 +68,10 @@ export async function startModelStub(decide: (query: string) => StubDecision = (
         },
       };
     }
-    const text = "```json\n" + JSON.stringify(decide(query)) + "\n```";
+    const decided = decide(query);
+    if (typeof decided.providerError === "number")
+      return { status: decided.providerError, json: { error: { message: "The stub provider failed on purpose", type: "server_error" } } };
+    const text = "```json\n" + JSON.stringify(decided) + "\n```";
     return { delayMs: opts.answerDelayMs, json: { ...base, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: text } }] } };
   });
   return { ...stub, calls: () => calls };

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "executions" ADD COLUMN     "retracted_by_execution_id" UUID;
+ALTER TABLE "executions" ADD COLUMN     "notices" JSONB,
+ADD COLUMN     "retracted_by_execution_id" UUID;
 
 -- AlterTable
 ALTER TABLE "tasks" ADD COLUMN     "failure_notified" BOOLEAN NOT NULL DEFAULT false,

@@ -1,0 +1,23 @@
+/**
+ * What a run announces (CONTRACT §8): webhook `type` values, email subjects and send records' `event`. A run's notices
+ * are decided when it is recorded (server/runs/steps.ts) and delivered by the run workflow, each by email and webhook.
+ */
+export const WATCH_EVENTS = ["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered"] as const;
+export type WatchEvent = (typeof WATCH_EVENTS)[number];
+
+/** An event with what its payload adds to `data.task` and `data.execution`. */
+export type Notice =
+  | { event: "task.condition_met" }
+  | { event: "task.condition_retracted"; retracted_execution_id: string }
+  | { event: "task.run_failed"; consecutive_failures: number }
+  | { event: "task.run_recovered" };
+
+/** Every kind of send record: a run's events, a test send, an address verification. */
+export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification"] as const;
+export type SendEvent = (typeof SEND_EVENTS)[number];
+
+/**
+ * Step and workflow ids per event. A finding's keep the ids they had before there were other events, so a run
+ * recovered across an upgrade replays its recorded steps in place.
+ */
+export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met" ? "" : `:${event}`);
