@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
-import { ApiError, createClient, envFlag, type Execution, type Notification, type Task, type WatchClient } from "./index";
+import { ApiError, createClient, envFlag, type Execution, type Notification, type SendEvent, type Task, type WatchClient } from "./index";
 import { describeStep, exportManifest, ManifestError, parseManifest, plan } from "./manifest";
 
 const env = process.env;
@@ -281,15 +281,25 @@ function buildProgram() {
       print(task, () => `Forked into ${task.id}\n${describeTask(task)}`);
     });
 
-  program
+  const sends = program
     .command("sends")
-    .description("notification delivery history")
+    .description("notification delivery history (and `sends redeliver <id>`)")
     .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
+    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "task.test", "email.verification"]))
     .option("--watch <id>", "only this watch")
     .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
-    .action(async (o: { type?: "email" | "webhook"; watch?: string; limit: number }) => {
-      const r = await client().notifications.sends({ notification_type: o.type, task_id: o.watch, limit: o.limit });
-      print(r, () => table(r.sends.map((s) => ({ ...s, type: s.notification_type })), ["created_at", "task_id", "type", "recipient", "status"]) + `${r.total} in total\n`);
+    .action(async (o: { type?: "email" | "webhook"; event?: SendEvent; watch?: string; limit: number }) => {
+      const r = await client().notifications.sends({ notification_type: o.type, event: o.event, task_id: o.watch, limit: o.limit });
+      const rows = r.sends.map((s) => ({ ...s, type: s.notification_type }));
+      print(r, () => table(rows, ["id", "created_at", "event", "type", "recipient", "status"]) + `${r.total} in total\n`);
+    });
+  sends
+    .command("redeliver <id>")
+    .description("send a run's webhook again now (same webhook-id)")
+    .action(async (id: string) => {
+      const s = await client().notifications.redeliver(id);
+      print(s, () => `Attempt ${s.attempt}: ${s.status}${s.error_message ? ` (${s.error_message})` : ""}\n`);
+      if (s.status !== "sent") throw new Error(`the redelivery ${s.status}: ${s.error_message ?? "no reason given"}`);
     });
 
   program.command("history <id>").description("how a watch's definition changed, newest first").action(async (id: string) => {

@@ -16,6 +16,7 @@ export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];
 export type Execution = components["schemas"]["Execution"];
 export type NotificationSend = components["schemas"]["NotificationSend"];
+export type SendEvent = NonNullable<NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]>;
 export type User = components["schemas"]["User"];
 export type ApiKey = components["schemas"]["ApiKey"];
 export type TaskState = Task["state"];
@@ -114,8 +115,10 @@ export function createClient(options: ClientOptions = {}) {
     config,
     watches,
     notifications: {
-      sends: (filter: { notification_type?: "email" | "webhook"; task_id?: string; limit?: number; offset?: number } = {}) =>
+      sends: (filter: { notification_type?: "email" | "webhook"; task_id?: string; event?: SendEvent; limit?: number; offset?: number } = {}) =>
         unwrap(api.GET("/api/v1/notifications/sends", { params: { query: filter } })),
+      /** Sends a run's webhook again now (same webhook-id); the new attempt's record. */
+      redeliver: (sendId: string) => unwrap(api.POST("/api/v1/notifications/sends/{id}/redeliver", byId(sendId))),
     },
     apiKeys: {
       create: (name: string) => unwrap(api.POST("/auth/api-keys", { body: { name } })),
@@ -129,7 +132,11 @@ export function createClient(options: ClientOptions = {}) {
     },
     webhookSecret: {
       get: () => unwrap(api.GET("/api/v1/webhooks/secret")).then((r) => r.secret),
-      rotate: () => unwrap(api.POST("/api/v1/webhooks/secret/rotate")).then((r) => r.secret),
+      /** The secret, and until when the previous one still signs (null: no rotation overlap running). */
+      details: () => unwrap(api.GET("/api/v1/webhooks/secret")),
+      /** A new secret; the old one keeps signing beside it for `overlapHours` (default 24, 0 to 72). */
+      rotate: (opts: { overlapHours?: number } = {}) =>
+        unwrap(api.POST("/api/v1/webhooks/secret/rotate", { body: { overlap_hours: opts.overlapHours ?? 24 } })).then((r) => r.secret),
     },
     /** Fluent creation: `watch("query").when("condition").notify({ email }).named("…").paused().create()`. */
     watch: (query: string) => new WatchBuilder(watches.create, query),

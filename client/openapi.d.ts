@@ -173,6 +173,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/sends/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a run's webhook again now (same webhook-id); answers 202 with the new attempt's record */
+        post: operations["notifications-redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sync-user": {
         parameters: {
             query?: never;
@@ -319,7 +336,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate your webhook signing secret */
+        /** Rotate your webhook signing secret; the old one keeps signing for overlap_hours */
         post: operations["users-rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -913,7 +930,7 @@ export interface components {
             task_id: string;
             /** @description The run that triggered the send; null for a test send or an address verification */
             execution_id: string | null;
-            /** @description What was sent: task.condition_met, task.test, email.verification */
+            /** @description What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, task.test, email.verification */
             event: string;
             /** @description 1 for the first attempt, 2.. for retries */
             attempt: number;
@@ -2177,6 +2194,7 @@ export interface operations {
             query?: {
                 notification_type?: "email" | "webhook";
                 task_id?: string;
+                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "task.test" | "email.verification";
                 limit?: number;
                 offset?: number;
             };
@@ -2228,6 +2246,118 @@ export interface operations {
                             msg: string;
                             input: unknown;
                         }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "notifications-redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSend"];
+                };
+            };
+            /** @description Only webhook deliveries can be redelivered */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Send not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Being redelivered already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
@@ -2977,6 +3107,8 @@ export interface operations {
                     "application/json": {
                         /** @description Standard Webhooks signing secret (whsec_…) */
                         secret: string;
+                        /** @description Until then the previous secret also signs every delivery; null when no rotation overlap is running */
+                        previous_expires_at: string | null;
                     };
                 };
             };
@@ -3035,7 +3167,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 24 */
+                    overlap_hours?: number;
+                };
+            };
+        };
         responses: {
             /** @description Successful response */
             200: {
@@ -3046,6 +3185,8 @@ export interface operations {
                     "application/json": {
                         /** @description Standard Webhooks signing secret (whsec_…) */
                         secret: string;
+                        /** @description Until then the previous secret also signs every delivery; null when no rotation overlap is running */
+                        previous_expires_at: string | null;
                     };
                 };
             };

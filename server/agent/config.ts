@@ -6,12 +6,12 @@
 export const PROVIDERS = ["google", "openai", "anthropic", "perplexity", "openai-compatible"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-export const KEY_VARIABLE: Record<Exclude<Provider, "openai-compatible">, string> = {
+export const KEY_VARIABLE = {
   google: "GOOGLE_GENERATIVE_AI_API_KEY",
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
   perplexity: "PERPLEXITY_API_KEY",
-};
+} as const satisfies Record<Exclude<Provider, "openai-compatible">, string>;
 
 export const DEFAULT_MODEL: Record<Exclude<Provider, "openai-compatible">, string> = {
   google: "gemini-2.5-flash",
@@ -20,7 +20,8 @@ export const DEFAULT_MODEL: Record<Exclude<Provider, "openai-compatible">, strin
   perplexity: "sonar-pro",
 };
 
-export type ModelEnv = Partial<Record<string, string | undefined>>;
+/** The variables that choose the model (server/env.ts validates them; tests pass plain objects). */
+export type ModelEnv = Partial<Record<"AGENT_MODEL" | "AGENT_BASE_URL" | "AGENT_API_KEY" | (typeof KEY_VARIABLE)[keyof typeof KEY_VARIABLE], string>>;
 /** `keyVariable`: where the API key came from, named in errors about it. */
 export type ModelChoice = { provider: Provider; modelId: string; apiKey?: string; baseURL?: string; keyVariable?: string };
 

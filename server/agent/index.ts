@@ -37,7 +37,14 @@ export type AgentInput = {
 export type AgentDecision = ReturnType<typeof finalizeDecision>;
 export type AgentRun = { decision: AgentDecision; model: string; usage: { input_tokens: number; output_tokens: number }; duration_ms: number };
 
-export class AgentError extends Error {}
+export class AgentError extends Error {
+  /** No usable model in this configuration (as opposed to a provider that failed). */
+  readonly notConfigured: boolean;
+  constructor(message: string, opts: { notConfigured?: boolean } = {}) {
+    super(message);
+    this.notConfigured = opts.notConfigured ?? false;
+  }
+}
 
 const MAX_STEPS = 8;
 const MAX_OUTPUT_TOKENS = 4096;
@@ -51,13 +58,15 @@ let created: { key: string; resolved: Resolved } | undefined;
 function configuredModel(): ModelChoice {
   let choice;
   try {
-    choice = chooseModel(process.env);
+    choice = chooseModel(env);
   } catch (e) {
-    if (e instanceof ModelConfigError) throw new AgentError(e.message);
+    if (e instanceof ModelConfigError) throw new AgentError(e.message, { notConfigured: true });
     throw e;
   }
   if ((choice.provider === "openai-compatible" || env.SEARCH_PROVIDER) && !searchProvider())
-    throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`);
+    throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`, {
+      notConfigured: true,
+    });
   return choice;
 }
 

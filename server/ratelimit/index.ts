@@ -15,6 +15,7 @@ export const BUCKETS = {
   waitlist: { limit: 5, per: "ip" },
   "user-write": { limit: env.RATE_LIMIT_USER_PER_MIN, per: "user" },
   "api-key-create": { limit: 3, per: "user" },
+  preview: { limit: 10, per: "user" },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 

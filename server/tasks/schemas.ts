@@ -74,6 +74,15 @@ export const CreateTaskInput = z
   .strict()
   .superRefine(cadenceOrdered);
 
+export const PreviewInput = z
+  .object({
+    search_query: Query,
+    condition_description: Condition.optional(),
+    min_confidence: trustAndCadence.min_confidence,
+    min_sources: trustAndCadence.min_sources,
+  })
+  .strict();
+
 export const UpdateTaskInput = z
   .object({
     id: Id,

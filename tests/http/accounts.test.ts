@@ -5,7 +5,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverEnv } from "../global-setup";
-import { call, server, testClerkKeys, uniqueId } from "../helpers/api";
+import { call, newUser, server, testClerkKeys, uniqueId } from "../helpers/api";
 import { mintSessionToken } from "../helpers/clerk";
 import { startServer, type RunningServer } from "../helpers/server";
 import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
@@ -146,6 +146,31 @@ describe("quotas", () => {
     await api("PUT", `/api/v1/tasks/${paused.id}`, { auth: user.token, body: { state: "paused" } });
     const burst = await Promise.all(Array.from({ length: 4 }, () => create({})));
     expect(burst.map((r) => r.status).sort()).toEqual([200, 403, 403, 403]);
+  });
+
+  it("previews what the agent would answer without saving anything; a preview counts one run of the budget", async () => {
+    const user = await signIn();
+    const preview = await api("POST", "/api/v1/tasks/preview", { auth: user.token, body: { search_query: "Postgres 19 beta", min_sources: 2 } });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      condition_met: true,
+      confidence: 0.9,
+      gate: { passed: false, reason: "1 independent source, 2 required" },
+      model: "openai-compatible:stub",
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+    });
+    expect(preview.body.sources[0]).toMatchObject({ url: expect.stringMatching(/^https:/) });
+    expect((await api("GET", "/api/v1/tasks", { auth: user.token })).body).toEqual([]);
+    expect((await api("GET", "/api/v1/usage", { auth: user.token })).body).toMatchObject({ runs: 1, input_tokens: preview.body.usage.input_tokens });
+    expect((await api("POST", "/api/v1/tasks/preview", { auth: user.token, body: { search_query: "again" } })).status).toBe(200);
+    const over = await api("POST", "/api/v1/tasks/preview", { auth: user.token, body: { search_query: "once more" } });
+    expect(over.status).toBe(403);
+    expect(over.body.detail).toMatch(/^Monthly run budget of 2 reached; runs resume on \d{4}-\d{2}-01$/);
+    expect((await api("POST", "/api/v1/tasks/preview", { auth: user.token, body: { search_query: "" } })).status).toBe(422);
+    // The shared test server has no model at all.
+    const noModel = await call("POST", "/api/v1/tasks/preview", { auth: (await newUser()).token, body: { search_query: "x" } });
+    expect(noModel.status).toBe(503);
+    expect(noModel.body.detail).toMatch(/^No model configured: /);
   });
 
   it("spends the monthly run budget: Run now answers 403, a scheduled run is recorded cancelled and re-armed for next month", async () => {

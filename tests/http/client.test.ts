@@ -25,13 +25,24 @@ describe("SDK with an API key", () => {
 
   it("covers every watch operation", async () => {
     expect((await sdk.me()).email).toBe(user.email);
-    const created = await sdk.watch("Postgres 19 beta").when("a beta release is announced").named("pg19").notify({ webhook: "https://example.com/hook" }).paused().create();
+    const created = await sdk
+      .watch("Postgres 19 beta")
+      .when("a beta release is announced")
+      .named("pg19")
+      .notify({ webhook: "https://example.com/hook" })
+      .trust({ minConfidence: 0.8, minSources: 2 })
+      .cadence({ minMinutes: 60, maxMinutes: 1440 })
+      .paused()
+      .create();
     expect(created).toMatchObject({ name: "pg19", state: "paused", condition_description: "a beta release is announced" });
+    expect(created).toMatchObject({ min_confidence: 0.8, min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 1440 });
     expect(created.notifications).toEqual([{ type: "webhook", url: "https://example.com/hook", method: "POST", headers: {} }]);
     expect((await sdk.watches.list()).map((t) => t.id)).toContain(created.id);
     expect(await sdk.watches.list({ state: "active" })).toEqual([]);
     expect((await sdk.watches.get(created.id)).id).toBe(created.id);
     expect((await sdk.watches.update(created.id, { name: "renamed" })).name).toBe("renamed");
+    expect(await sdk.watches.history(created.id)).toEqual([{ at: expect.any(String), changes: { name: { from: "pg19", to: "renamed" } } }]);
+    expect(await sdk.usage.get()).toMatchObject({ runs: 0, runs_limit: 3000, active_tasks: 0, active_tasks_limit: 50 });
 
     // No model here, so the run fails at once: the 409 while a run is open is checked with the stub model below.
     const execution = await sdk.watches.execute(created.id);
@@ -42,10 +53,12 @@ describe("SDK with an API key", () => {
 
     const fork = await sdk.watches.fork(created.id, { name: "mine too" });
     expect(fork).toMatchObject({ name: "mine too", state: "paused", forked_from_task_id: created.id });
-    expect(await sdk.notifications.sends({ task_id: created.id })).toEqual({ sends: [], total: 0 });
+    expect(await sdk.notifications.sends({ task_id: created.id, event: "task.condition_met" })).toEqual({ sends: [], total: 0 });
+    await expect(sdk.notifications.redeliver("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
     const secret = await sdk.webhookSecret.get();
     expect(secret).toMatch(/^whsec_/);
-    expect(await sdk.webhookSecret.rotate()).not.toBe(secret);
+    expect(await sdk.webhookSecret.rotate({ overlapHours: 1 })).not.toBe(secret);
+    expect((await sdk.webhookSecret.details()).previous_expires_at).not.toBeNull();
 
     await sdk.watches.delete(fork.id);
     await expect(sdk.watches.get(fork.id)).rejects.toBeInstanceOf(NotFoundError);

@@ -136,6 +136,13 @@ describe("failure notices", () => {
     const filtered = (await api("GET", `/api/v1/notifications/sends?task_id=${id}&event=task.run_failed`)).body;
     expect(filtered.sends.map((s: { notification_type: string }) => s.notification_type).sort()).toEqual(["email", "webhook"]);
   });
+
+  it("a preview whose model fails answers 502 with the provider's error", async () => {
+    answers.set("preview failure", { providerError: 400 });
+    const r = await api("POST", "/api/v1/tasks/preview", { search_query: "preview failure" });
+    expect(r.status).toBe(502);
+    expect(r.body.detail).toMatch(/^Model provider error from openai-compatible:stub: HTTP 400/);
+  });
 });
 
 describe("redelivery", () => {

@@ -18,6 +18,7 @@ import { runAgent, type AgentInput } from "@/server/agent";
 import { DEFAULT_MODEL } from "@/server/agent/config";
 import { isGroundingRedirect, resolveGroundingRedirects } from "@/server/agent/sources";
 import { db, type Database } from "@/server/db";
+import { env } from "@/server/env";
 import { deliverWebhook } from "@/server/notify";
 import { beginRun, evaluateRun, recordOutcome, type RunPlan } from "@/server/runs/steps";
 import { openTestDatabase } from "../helpers/database";
@@ -45,10 +46,10 @@ const input: AgentInput = {
 
 /** Sets exactly these model variables; returns what puts the environment back. */
 function setModelEnv(vars: Record<string, string>) {
-  const saved = { ...process.env };
-  for (const k of MODEL_VARIABLES) delete process.env[k];
-  Object.assign(process.env, vars);
-  return () => void (process.env = saved);
+  const saved = { ...env };
+  for (const k of MODEL_VARIABLES) delete (env as Record<string, unknown>)[k];
+  Object.assign(env, vars);
+  return () => void Object.assign(env, saved);
 }
 
 async function stub(provider: RecordedProvider) {

@@ -1,12 +1,15 @@
 import { z } from "zod";
-import { authedProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, router, syncParsed, userRateLimited } from "../trpc";
 import {
   CreatedTaskSchema,
   CreateTaskInput,
   ExecutionSchema,
   ExecutionStatusSchema,
+  GateSchema,
   Id,
   Name,
+  PreviewInput,
+  SourceSchema,
   NotificationTypeSchema,
   Paging,
   TaskSchema,
@@ -16,6 +19,7 @@ import {
 import { createTask, deleteTask, forkTask, getTask, listTasks, setVisibility, updateTask } from "../../tasks/service";
 import { executeTask, listExecutions, listFindings } from "../../tasks/executions";
 import { listHistory } from "../../tasks/history";
+import { previewTask } from "../../tasks/preview";
 import { sendTestNotification } from "../../notify";
 
 const tags = ["tasks"];
@@ -27,6 +31,38 @@ export const tasksRouter = router({
     .input(CreateTaskInput)
     .output(syncParsed(CreatedTaskSchema))
     .mutation(({ ctx, input }) => createTask(ctx.user, input)),
+
+  preview: authedProcedure
+    .use(userRateLimited("preview"))
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/preview",
+        tags,
+        summary: "What the agent would answer now for this query (saves nothing; counts one run)",
+        errorResponses: { 403: "Monthly run budget reached", 429: "Rate limit exceeded (10 per minute)", 502: "Model provider error", 503: "No model configured" },
+        protect: true,
+      },
+    })
+    .input(PreviewInput)
+    .output(
+      syncParsed(
+        z.object({
+          condition_met: z.boolean(),
+          answer: z.string(),
+          evidence: z.string(),
+          confidence: z.number(),
+          sources: z.array(SourceSchema),
+          next_run: z.iso.datetime({ offset: true }),
+          next_run_reason: z.string(),
+          gate: GateSchema.nullable(),
+          model: z.string(),
+          usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+          duration_ms: z.number().int(),
+        }),
+      ),
+    )
+    .mutation(({ ctx, input }) => previewTask(ctx.user, input)),
 
   list: authedProcedure
     .meta({ openapi: { method: "GET", path: "/api/v1/tasks", tags, summary: "List your watches", protect: true } })

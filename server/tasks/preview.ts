@@ -1,0 +1,62 @@
+/**
+ * What the agent would answer now for a watch that is not saved (CONTRACT §11): one run with no history, counted
+ * against the monthly budget, nothing recorded but the usage.
+ */
+import { AgentError, runAgent, withAgentSlot } from "../agent";
+import { apiError } from "../api/errors";
+import type { User } from "../db";
+import { transaction } from "../db/sql";
+import { gate } from "../runs/trust";
+import { addTokens, budgetExhausted, countRun } from "../usage";
+
+export type PreviewInput = { search_query: string; condition_description?: string; min_confidence?: number; min_sources?: number };
+
+const DEFAULT_BOUNDS = { min_confidence: 0.6, min_sources: 1 };
+
+export async function previewTask(user: User, input: PreviewInput) {
+  const now = new Date();
+  const counted = await transaction((query) => countRun(query, user.id, now));
+  if (!counted) throw apiError(403, budgetExhausted(now));
+  const bounds = { min_confidence: input.min_confidence ?? DEFAULT_BOUNDS.min_confidence, min_sources: input.min_sources ?? DEFAULT_BOUNDS.min_sources };
+  let run;
+  try {
+    run = await withAgentSlot(user.id, () =>
+      runAgent({
+        watch: {
+          id: "preview",
+          user_id: user.id,
+          name: input.search_query.slice(0, 200),
+          search_query: input.search_query,
+          condition_description: input.condition_description ?? input.search_query,
+          min_sources: bounds.min_sources,
+          min_interval_minutes: null,
+          max_interval_minutes: null,
+        },
+        lastKnownState: null,
+        notified: null,
+        recent: [],
+        now,
+      }),
+    );
+  } catch (e) {
+    if (e instanceof AgentError && e.notConfigured) throw apiError(503, e.message);
+    if (e instanceof AgentError) throw apiError(502, e.message);
+    throw e;
+  }
+  await transaction((query) => addTokens(query, user.id, now, run.usage));
+  const d = run.decision;
+  return {
+    condition_met: d.condition_met,
+    answer: d.answer,
+    evidence: d.evidence,
+    confidence: d.confidence,
+    sources: d.sources,
+    next_run: d.next_run.toISOString(),
+    next_run_reason: d.next_run_reason,
+    // With no history every finding is new: would it be sent?
+    gate: d.finding ? gate(d, bounds) : null,
+    model: run.model,
+    usage: run.usage,
+    duration_ms: run.duration_ms,
+  };
+}
