@@ -2,7 +2,7 @@
 import { Feed } from "feed";
 import { apiError, notFound } from "../api/errors";
 import { env } from "../env";
-import { db, Prisma } from "../db";
+import { db, Prisma, type Execution } from "../db";
 import { countTasks, findTasks } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
 import { publicExecutionView, publicTaskView } from "../tasks/views";
@@ -36,7 +36,10 @@ export async function publicFindings(taskId: string, limit = 50) {
  */
 const cdataText = (s: string) => s.replaceAll("]]>", "]] >");
 
-/** RSS 2.0 of a public watch's findings (CONTRACT §2). */
+const titleOf = (finding: Execution, watchName: string) =>
+  (finding.notification as { title?: string } | null)?.title ?? `Condition met: ${watchName}`;
+
+/** RSS 2.0 of a public watch's findings (CONTRACT §2), and their retractions (CONTRACT §8). */
 export async function publicTaskRss(taskId: string) {
   const task = await db.task.findFirst({ where: { id: taskId, is_public: true } });
   if (!task) throw notFound();
@@ -50,17 +53,27 @@ export async function publicTaskRss(taskId: string) {
     updated: task.updated_at ?? task.created_at,
     feedLinks: { rss: `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` },
   });
-  for (const row of await publicFindings(task.id)) {
+  const findings = await publicFindings(task.id);
+  const retractedBy = findings.flatMap((f) => (f.retracted_by_execution_id ? [f.retracted_by_execution_id] : []));
+  const retractions = retractedBy.length ? await db.execution.findMany({ where: { id: { in: retractedBy } } }) : [];
+  const item = (row: Execution, title: string) => {
     const e = publicExecutionView(row);
     const sources = e.grounding_sources ?? [];
-    feed.addItem({
-      title: cdataText(e.notification?.title ?? `Condition met: ${task.name}`),
+    return {
+      title: cdataText(title),
       id: e.id,
       link: `${page}#${e.id}`,
       description: renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
       date: row.completed_at ?? row.created_at,
-    });
+    };
+  };
+  const items = findings.map((f) => item(f, titleOf(f, task.name)));
+  // A retracted finding gets an item of its own for the run that retracted it.
+  for (const r of retractions) {
+    const finding = findings.find((f) => f.retracted_by_execution_id === r.id)!;
+    items.push(item(r, `Retracted: ${titleOf(finding, task.name)}`));
   }
+  for (const i of items.sort((a, b) => b.date.getTime() - a.date.getTime())) feed.addItem(i);
   return feed.rss2();
 }
 

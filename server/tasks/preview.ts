@@ -8,16 +8,15 @@ import type { User } from "../db";
 import { transaction } from "../db/sql";
 import { gate } from "../runs/trust";
 import { addTokens, budgetExhausted, countRun } from "../usage";
+import { TRUST_DEFAULTS } from "./schemas";
 
 export type PreviewInput = { search_query: string; condition_description?: string; min_confidence?: number; min_sources?: number };
-
-const DEFAULT_BOUNDS = { min_confidence: 0.6, min_sources: 1 };
 
 export async function previewTask(user: User, input: PreviewInput) {
   const now = new Date();
   const counted = await transaction((query) => countRun(query, user.id, now));
   if (!counted) throw apiError(403, budgetExhausted(now));
-  const bounds = { min_confidence: input.min_confidence ?? DEFAULT_BOUNDS.min_confidence, min_sources: input.min_sources ?? DEFAULT_BOUNDS.min_sources };
+  const bounds = { min_confidence: input.min_confidence ?? TRUST_DEFAULTS.min_confidence, min_sources: input.min_sources ?? TRUST_DEFAULTS.min_sources };
   let run;
   try {
     run = await withAgentSlot(user.id, () =>

@@ -45,6 +45,9 @@ export const cadenceFloor = () => Math.ceil(env.MIN_RUN_INTERVAL_MS / 60_000);
 export const CADENCE_CEILING = 43_200;
 const Minutes = () => z.number().int().min(cadenceFloor()).max(CADENCE_CEILING);
 
+/** A watch's trust bounds unless it sets its own (CONTRACT §8; the columns' defaults too). */
+export const TRUST_DEFAULTS = { min_confidence: 0.6, min_sources: 1 };
+
 /** How sure and how corroborated a finding must be before it is sent (CONTRACT §8), and the cadence bounds (§11). */
 const trustAndCadence = {
   min_confidence: z.number().min(0).max(1).optional().meta({ description: "Notify only at this confidence or above (default 0.6)" }),
@@ -136,6 +139,7 @@ export const ExecutionSchema = z
     error_message: z.string().nullable(),
     notification: NotificationContentSchema.nullable(),
     grounding_sources: z.array(SourceSchema).nullable(),
+    retracted_by_execution_id: Id.nullable().meta({ description: "On a notified finding: the later run that retracted it" }),
     created_at: Timestamp,
   })
   .meta({ id: "Execution" });

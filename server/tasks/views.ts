@@ -28,6 +28,7 @@ export function executionView(e: Execution) {
     error_message: e.error_message,
     notification: asObject(e.notification) as { title: string; markdown: string } | null,
     grounding_sources: Array.isArray(e.grounding_sources) ? (e.grounding_sources as Source[]) : null,
+    retracted_by_execution_id: e.retracted_by_execution_id,
     created_at: e.created_at.toISOString(),
   };
 }

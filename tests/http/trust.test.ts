@@ -114,6 +114,14 @@ describe("retraction", () => {
     expect(mail?.to).toBe("test@localhost");
     const events = (await sendsOf(id)).sends.map((s: { event: string }) => s.event);
     expect(events.filter((e: string) => e === "task.condition_retracted")).toHaveLength(2); // email + webhook
+
+    // Marked publicly too: the finding on the page, and an item of its own in RSS.
+    await api("PATCH", "/api/v1/users/me/username", { username: `trust${Date.now().toString(36)}` });
+    expect((await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: true })).status).toBe(200);
+    const rss = await fetch(`${server.url}/api/v1/public/tasks/id/${id}/rss`).then((r) => r.text());
+    expect(rss).toContain("<![CDATA[Retracted: Launch announced]]>");
+    const page = await fetch(`${server.url}/w/${id}`).then((r) => r.text());
+    expect(page).toMatch(/Retracted: (<!-- -->)?Launch announced/);
   });
 });
 

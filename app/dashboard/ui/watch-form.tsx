@@ -14,10 +14,26 @@ export type WatchFormValues = {
   webhook_url: string;
   webhook_method: "POST" | "PUT" | "PATCH";
   webhook_headers?: Record<string, string>;
+  min_confidence: number;
+  min_sources: number;
+  min_interval_minutes: number;
+  max_interval_minutes: number;
 };
 
+
+const INTERVALS: [number, string][] = [
+  [5, "5 minutes"], [15, "15 minutes"], [60, "hour"], [360, "6 hours"], [1440, "day"], [10_080, "7 days"], [43_200, "30 days"],
+];
+/** The presets the server accepts (from its floor), and the watch's own value when it is not one of them. */
+const intervalOptions = (current: number, floor: number) =>
+  [...INTERVALS.filter(([m]) => m >= floor), ...(INTERVALS.some(([m]) => m === current) ? [] : [[current, `${current} minutes`] as [number, string]])].sort(
+    (a, b) => a[0] - b[0],
+  );
+
+type Preview = Awaited<ReturnType<typeof trpc.tasks.preview.mutate>>;
+
 /** Create (no id) or edit a watch. Errors come from the API and are shown next to their fields. */
-export function WatchForm({ initial }: { initial: WatchFormValues }) {
+export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues; cadenceFloor: number }) {
   const router = useRouter();
   const editing = !!initial.id;
   const [v, setV] = useState(initial);
@@ -25,7 +41,30 @@ export function WatchForm({ initial }: { initial: WatchFormValues }) {
   const [runNow, setRunNow] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [previewing, setPreviewing] = useState(false);
   const set = (k: keyof WatchFormValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
+  const setNumber = (k: keyof WatchFormValues, scale = 1) => (e: { target: { value: string } }) => setV({ ...v, [k]: Number(e.target.value) / scale });
+
+  async function runPreview() {
+    if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
+    setPreviewing(true);
+    setPreview(null);
+    try {
+      setPreview(
+        await trpc.tasks.preview.mutate({
+          search_query: v.search_query.trim(),
+          condition_description: v.condition_description.trim() || undefined,
+          min_confidence: v.min_confidence,
+          min_sources: v.min_sources,
+        }),
+      );
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setPreviewing(false);
+    }
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -40,6 +79,10 @@ export function WatchForm({ initial }: { initial: WatchFormValues }) {
       search_query: v.search_query.trim(),
       condition_description: v.condition_description.trim() || (editing ? v.search_query.trim() : undefined),
       notifications,
+      min_confidence: v.min_confidence,
+      min_sources: v.min_sources,
+      min_interval_minutes: v.min_interval_minutes,
+      max_interval_minutes: v.max_interval_minutes,
     };
     setBusy(true);
     setErrors({});
@@ -120,6 +163,79 @@ export function WatchForm({ initial }: { initial: WatchFormValues }) {
           "Signed with Standard Webhooks; the secret is under Notifications.",
         )}
       </fieldset>
+      <fieldset>
+        <legend>When to tell me, how often to check</legend>
+        <p className="hint">
+          For example: notify me only when at least 2 independent sites confirm it with confidence of 80% or more. A finding below
+          these bounds is kept on the watch page, marked “held”, and sent once a later check confirms it.
+        </p>
+        <div className="row">
+          {field(
+            "min_confidence",
+            "Confidence needed",
+            <select id="min_confidence" value={Math.round(v.min_confidence * 100)} onChange={setNumber("min_confidence", 100)} {...described("min_confidence")}>
+              {[0, 30, 50, 60, 70, 80, 90, 95].map((p) => (
+                <option key={p} value={p}>{p === 0 ? "any" : `${p}% or more`}</option>
+              ))}
+            </select>,
+          )}
+          {field(
+            "min_sources",
+            "Independent sites needed",
+            <select id="min_sources" value={v.min_sources} onChange={setNumber("min_sources")} {...described("min_sources")}>
+              {[1, 2, 3, 4, 5].map((n) => (
+                <option key={n} value={n}>{n === 1 ? "1 (any source)" : `${n} different sites`}</option>
+              ))}
+            </select>,
+          )}
+        </div>
+        <div className="row">
+          {field(
+            "min_interval_minutes",
+            "Check at most every",
+            <select id="min_interval_minutes" value={v.min_interval_minutes} onChange={setNumber("min_interval_minutes")} {...described("min_interval_minutes")}>
+              {intervalOptions(v.min_interval_minutes, cadenceFloor).map(([m, label]) => (
+                <option key={m} value={m}>{label}</option>
+              ))}
+            </select>,
+          )}
+          {field(
+            "max_interval_minutes",
+            "and at least every",
+            <select id="max_interval_minutes" value={v.max_interval_minutes} onChange={setNumber("max_interval_minutes")} {...described("max_interval_minutes")}>
+              {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
+                <option key={m} value={m}>{label}</option>
+              ))}
+            </select>,
+          )}
+        </div>
+        <p className="hint">The agent picks each next check itself, within these bounds.</p>
+      </fieldset>
+      <section className="card" aria-labelledby="preview-title" aria-live="polite">
+        <div className="row">
+          <h2 id="preview-title" className="small">What would the agent say now?</h2>
+          <button type="button" className="secondary" onClick={runPreview} disabled={previewing}>
+            {previewing ? "Checking…" : "Preview"}
+          </button>
+        </div>
+        {preview ? (
+          <div data-testid="preview">
+            <p>
+              <span className={`badge outcome-${preview.condition_met ? "met" : "not-met"}`}>{preview.condition_met ? "met" : "not met"}</span>{" "}
+              <span className="muted small">confidence {Math.round(preview.confidence * 100)}%</span>{" "}
+              {preview.gate ? (
+                <span className={`badge ${preview.gate.passed ? "met" : "held"}`}>{preview.gate.passed ? "would be sent" : `held: ${preview.gate.reason}`}</span>
+              ) : null}
+            </p>
+            {/* As text: the markdown renderer stays on the server (this form runs in the browser). */}
+            <p className="answer plain">{preview.answer}</p>
+            {preview.sources.length ? <p className="small muted">{preview.sources.length} source(s): {preview.sources.map((s) => s.title || s.url).join(", ")}</p> : null}
+            <p className="small muted">Next check it would pick: {new Date(preview.next_run).toLocaleString()} ({preview.next_run_reason || "no reason given"})</p>
+          </div>
+        ) : (
+          <p className="muted small">Runs one check without saving anything (it counts toward your monthly runs).</p>
+        )}
+      </section>
       {editing ? null : (
         <div className="row">
           <label className="check">

@@ -79,8 +79,11 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       {findings.length ? (
         findings.map((f) => (
           <article className="card" id={f.id} key={f.id}>
-            <h3>{f.notification?.title ?? "Condition met"}</h3>
-            <p className="muted">{when(f.completed_at)}</p>
+            <h3>{f.retracted_by_execution_id ? "Retracted: " : ""}{f.notification?.title ?? "Condition met"}</h3>
+            <p className="muted">
+              {when(f.completed_at)}
+              {f.retracted_by_execution_id ? " · a later check found this no longer holds (withdrawn, corrected or denied)" : ""}
+            </p>
             <Markdown text={f.result?.answer ?? ""} />
             {f.grounding_sources?.length ? <Sources sources={f.grounding_sources} /> : null}
           </article>

@@ -19,6 +19,7 @@ function Answer({ execution }: { execution: Execution }) {
   if (!result) return null;
   return (
     <>
+      <Trust execution={execution} />
       {result.answer ? <Markdown className="answer" text={result.answer} /> : null}
       {result.evidence ? <p><strong>Evidence:</strong> {result.evidence}</p> : null}
       <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p>
@@ -26,6 +27,32 @@ function Answer({ execution }: { execution: Execution }) {
     </>
   );
 }
+
+/** Whether a met finding was sent or held by the watch's bounds, and whether it was retracted later. */
+function Trust({ execution }: { execution: Execution }) {
+  const gate = execution.result?.gate;
+  return (
+    <p className="small">
+      {gate ? (
+        gate.passed ? <span className="badge met">sent</span> : <span className="badge held" data-testid="held">held: {gate.reason}</span>
+      ) : null}{" "}
+      {execution.retracted_by_execution_id ? (
+        <span className="badge retracted" data-testid="retracted">retracted: a later check found this no longer holds</span>
+      ) : null}
+      {execution.result?.retracted_execution_id ? <span className="badge retracted">this check retracted the earlier finding</span> : null}
+    </p>
+  );
+}
+
+/** Checks that failed in a row, newest first, up to the latest one that did not fail. */
+const failedInARow = (executions: Execution[]) => {
+  const settled = executions.filter((e) => e.status === "success" || e.status === "failed");
+  const firstSuccess = settled.findIndex((e) => e.status === "success");
+  return firstSuccess === -1 ? settled.length : firstSuccess;
+};
+
+const interval = (minutes: number) =>
+  minutes % 1440 === 0 ? `${minutes / 1440} day${minutes === 1440 ? "" : "s"}` : minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
 
 const PROVIDER_NAMES = { google: "Gemini with Google Search", openai: "OpenAI with web search", anthropic: "Claude with web search", perplexity: "Perplexity Sonar" };
 
@@ -50,11 +77,13 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
   const { id } = await params;
   const task = await ownWatch(id);
   const caller = await serverCaller();
-  const [executions, findings, user] = await Promise.all([
+  const [executions, findings, history, user] = await Promise.all([
     caller.tasks.executions({ id, limit: 20, offset: 0 }),
     caller.tasks.findings({ id, limit: 10, offset: 0 }),
+    caller.tasks.history({ id, limit: 20, offset: 0 }),
     viewer(),
   ]);
+  const failing = failedInARow(executions);
   const latest = executions[0] ?? null;
   const running = latest?.status === "pending" || latest?.status === "running";
   const answered = executions.find((e) => e.status === "success");
@@ -75,6 +104,10 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         <dt>Last result</dt><dd><span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span></dd>
         <dt>Last checked</dt><dd><Time iso={latest?.completed_at ?? latest?.started_at} /></dd>
         <dt>Next check</dt><dd>{task.state === "active" ? <Time iso={task.next_run} /> : `— (${task.state})`}</dd>
+        <dt>Notify when</dt>
+        <dd>confidence {Math.round(task.min_confidence * 100)}% or more, {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}</dd>
+        <dt>Checks</dt>
+        <dd>at most every {interval(task.min_interval_minutes)}, at least every {interval(task.max_interval_minutes)}</dd>
         {task.forked_from_task_id ? (<><dt>Forked from</dt><dd><Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link></dd></>) : null}
       </dl>
       <div className="actions" role="group" aria-label="Watch actions">
@@ -91,6 +124,13 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </p>
       ) : null}
       <LiveRefresh active={running} />
+      {failing >= 3 ? (
+        <div className="notice banner-failing" role="alert" data-testid="failing-banner">
+          <p><strong>This watch is failing: its last {failing} checks failed.</strong> It keeps retrying (at most every 3 hours) and you were emailed once;
+            you will be emailed again when a check works.</p>
+          <p className="small">Latest error: {latest?.status === "failed" ? latest.error_message : executions.find((e) => e.status === "failed")?.error_message}</p>
+        </div>
+      ) : null}
 
       <section aria-labelledby="answer-title" className="card">
         <h2 id="answer-title">Latest answer</h2>
@@ -125,13 +165,31 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         {findings.length ? (
           findings.map((f) => (
             <article className="card" key={f.id}>
-              <h3>{f.notification?.title ?? "Condition met"}</h3>
+              <h3>{f.retracted_by_execution_id ? "Retracted: " : ""}{f.notification?.title ?? "Condition met"}</h3>
               <p className="muted small"><Time iso={f.completed_at} /></p>
               <Answer execution={f} />
             </article>
           ))
         ) : (
           <p className="muted">Nothing yet: you will find every new finding here.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="changes-title" id="history">
+        <h2 id="changes-title">Definition history</h2>
+        {history.length ? (
+          <ul className="changes">
+            {history.map((h) => (
+              <li key={h.at}>
+                <Time iso={h.at} />:{" "}
+                {Object.entries(h.changes).map(([field, c]) => (
+                  <span key={field} className="small"><code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)}; </span>
+                ))}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">Unchanged since it was created.</p>
         )}
       </section>
 

@@ -1,4 +1,5 @@
 import { ownWatch } from "../../../ui/load";
+import { cadenceFloor } from "@/server/tasks/schemas";
 import { WatchForm } from "../../../ui/watch-form";
 
 export const metadata = { title: "Edit watch" };
@@ -20,7 +21,12 @@ export default async function EditWatch({ params }: { params: Promise<{ id: stri
           webhook_url: webhook?.type === "webhook" ? webhook.url : "",
           webhook_method: webhook?.type === "webhook" ? webhook.method : "POST",
           webhook_headers: webhook?.type === "webhook" ? webhook.headers : undefined,
+          min_confidence: task.min_confidence,
+          min_sources: task.min_sources,
+          min_interval_minutes: task.min_interval_minutes,
+          max_interval_minutes: task.max_interval_minutes,
         }}
+        cadenceFloor={cadenceFloor()}
       />
     </main>
   );
