@@ -285,7 +285,7 @@ function buildProgram() {
     .command("sends")
     .description("notification delivery history (and `sends redeliver <id>`)")
     .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
-    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "task.test", "email.verification"]))
+    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted", "task.test", "email.verification"]))
     .option("--watch <id>", "only this watch")
     .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
     .action(async (o: { type?: "email" | "webhook"; event?: SendEvent; watch?: string; limit: number }) => {

@@ -29,6 +29,15 @@ export async function countRun(query: Query, userId: string, at: Date): Promise<
   return counted.length > 0;
 }
 
+/** True once per user and period: the caller announces that the budget is spent. */
+export async function firstRefusalThisPeriod(query: Query, userId: string, at: Date) {
+  const marked = await query(
+    `UPDATE usage_periods SET budget_notified = true WHERE user_id = $1 AND period_start = $2::date AND NOT budget_notified RETURNING user_id`,
+    [userId, isoDate(periodOf(at).start)],
+  );
+  return marked.length > 0;
+}
+
 export async function addTokens(query: Query, userId: string, at: Date, usage: { input_tokens: number; output_tokens: number }) {
   await query(
     `INSERT INTO usage_periods (user_id, period_start, input_tokens, output_tokens) VALUES ($1, $2::date, $3, $4)

@@ -45,6 +45,17 @@ export async function noticeContent(notice: Notice, d: Delivery): Promise<Conten
         evidence: "",
         sources: [],
       };
+    case "account.budget_exhausted":
+      return {
+        subject: "Your watches paused for this month: the monthly checks are used up",
+        title: `All ${notice.runs_limit} checks of this month are used`,
+        answer:
+          `Your watches run again on ${notice.resumes_at.slice(0, 10)} (UTC), each at its first check of the new month; ` +
+          `“${name}” was the first to wait. Until then Run now and previews are refused too. Settings in the dashboard shows ` +
+          "which watches ran most; pausing some, or letting the agent check them less often, keeps next month within the budget.",
+        evidence: "",
+        sources: [],
+      };
     case "task.run_recovered":
       return {
         subject: `Your watch “${name}” is working again`,

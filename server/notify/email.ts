@@ -11,7 +11,7 @@ import { env } from "../env";
 import { db, type User } from "../db";
 import { noticeContent, type Content } from "./content";
 import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type DeliveryOutcome } from "./deliveries";
-import { eventSuffix, type Notice } from "./events";
+import { eventSuffix, toAccount, type Notice } from "./events";
 import { pauseUrl, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
@@ -81,16 +81,16 @@ async function notificationEmail(task: { id: string; name: string; is_public: bo
 export async function deliverEmail(executionId: string, notice: Notice): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "email");
   if (!d) return { status: "none", retry: false };
-  const toAccount = notice.event === "task.run_failed" || notice.event === "task.run_recovered";
-  if (!toAccount && !d.config) return { status: "none", retry: false };
-  const recipient = toAccount ? d.user.email : (d.config!.address ?? "");
+  const account = toAccount(notice.event);
+  if (!account && !d.config) return { status: "none", retry: false };
+  const recipient = account ? d.user.email : (d.config!.address ?? "");
   const sent = await sendRecorded(
     { user_id: d.user.id, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient },
     async () => {
       const { subject, ...content } = await noticeContent(notice, d);
       return { subject, react: await notificationEmail(d.task, content), idempotencyKey: `watch-email-${executionId}${eventSuffix(notice.event)}` };
     },
-    toAccount ? undefined : () => unverifiedReason(d.user, d.task, recipient),
+    account ? undefined : () => unverifiedReason(d.user, d.task, recipient),
   );
   return { status: sent.status, retry: false };
 }

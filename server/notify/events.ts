@@ -2,7 +2,7 @@
  * What a run announces (CONTRACT §8): webhook `type` values, email subjects and send records' `event`. A run's notices
  * are decided when it is recorded (server/runs/steps.ts) and delivered by the run workflow, each by email and webhook.
  */
-export const WATCH_EVENTS = ["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered"] as const;
+export const WATCH_EVENTS = ["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted"] as const;
 export type WatchEvent = (typeof WATCH_EVENTS)[number];
 
 /** An event with what its payload adds to `data.task` and `data.execution`. */
@@ -10,7 +10,9 @@ export type Notice =
   | { event: "task.condition_met" }
   | { event: "task.condition_retracted"; retracted_execution_id: string }
   | { event: "task.run_failed"; consecutive_failures: number }
-  | { event: "task.run_recovered" };
+  | { event: "task.run_recovered" }
+  /** The first run refused this period for the monthly run budget (CONTRACT §11). */
+  | { event: "account.budget_exhausted"; runs_limit: number; resumes_at: string };
 
 /** Every kind of send record: a run's events, a test send, an address verification. */
 export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification"] as const;
@@ -21,3 +23,6 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
  * recovered across an upgrade replays its recorded steps in place.
  */
 export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met" ? "" : `:${event}`);
+
+/** Events about the watch or the account itself, mailed to the account's own address rather than the watch's channel. */
+export const toAccount = (event: WatchEvent) => event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";

@@ -10,7 +10,8 @@ import { transaction, type Query } from "../db/sql";
 import { ExecutionResultSchema } from "../tasks/schemas";
 import { storable } from "../text";
 import { gate } from "./trust";
-import { addTokens, budgetExhausted, countRun, periodOf } from "../usage";
+import { env } from "../env";
+import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
@@ -48,8 +49,11 @@ export type Evaluation =
     }
   | { ok: false; error: string };
 
-/** The monthly run budget is spent: the run was recorded `cancelled` with the reason; the watch wakes up next period. */
-export type OverBudget = { kind: "over-budget"; userId: string; nextRun: string | null };
+/**
+ * The monthly run budget is spent: the run was recorded `cancelled` with the reason; the watch wakes up next period.
+ * The period's first such run announces it (account.budget_exhausted).
+ */
+export type OverBudget = { kind: "over-budget"; userId: string; executionId: string; nextRun: string | null; notices: Notice[] };
 
 /** What a recorded run announces (its deliveries) and the watch's next wake-up (null when it is not active). */
 export type Recorded = { notices: Notice[]; nextRun: string | null };
@@ -114,14 +118,19 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       [taskId, RECENT_RUNS],
     ))[0]!;
     const overBudget = async (executionId: string) => {
-      const nextRun = task.state === "active" ? periodOf(new Date(now)).end : null;
-      await query(`UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3 WHERE id = $1`, [
+      const period = periodOf(new Date(now));
+      const nextRun = task.state === "active" ? period.end : null;
+      const notices: Notice[] = (await firstRefusalThisPeriod(query, task.user_id, new Date(now)))
+        ? [{ event: "account.budget_exhausted", runs_limit: env.RUNS_PER_USER_PER_MONTH, resumes_at: period.end.toISOString() }]
+        : [];
+      await query(`UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3, notices = $4 WHERE id = $1`, [
         executionId,
         budgetExhausted(new Date(now)),
         new Date(now),
+        JSON.stringify(notices),
       ]);
       await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
-      return { overBudget: true as const, userId: task.user_id, nextRun };
+      return { overBudget: true as const, userId: task.user_id, executionId, nextRun, notices };
     };
     if ("executionId" in trigger) {
       const started = await query(
@@ -145,7 +154,10 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
     return { task, recent, executionId: created!.id };
   });
   if (!claimed) return null;
-  if ("overBudget" in claimed) return { kind: "over-budget", userId: claimed.userId, nextRun: claimed.nextRun?.toISOString() ?? null };
+  if ("overBudget" in claimed) {
+    const { userId, executionId, nextRun, notices } = claimed;
+    return { kind: "over-budget", userId, executionId, nextRun: nextRun?.toISOString() ?? null, notices };
+  }
   const { task, recent, executionId } = claimed;
   return {
     kind: "run",

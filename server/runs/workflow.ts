@@ -63,18 +63,23 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
   if (!begun) return { ran: false as const };
   if (begun.kind === "over-budget") {
     if (begun.nextRun) await step.send(STEP.armNext, armed(taskId, begun.userId, begun.nextRun));
+    await announce(step, begun.executionId, begun.notices);
     return { ran: false as const, nextRun: begun.nextRun };
   }
   const plan = begun;
   const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
   const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), { database: true });
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
-  for (const notice of noticesOf(recorded)) {
-    await step.run(STEP.deliverEmail(notice.event), () => deliverEmail(plan.executionId, notice), { database: true });
-    // Webhook retries wait up to half an hour: in a workflow of their own, off the run queue.
-    await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId: plan.executionId, notice } });
-  }
+  await announce(step, plan.executionId, noticesOf(recorded));
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
+}
+
+/** Each notice by email (a step) and by webhook (its own workflow: retries wait up to half an hour, off the run queue). */
+async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
+  for (const notice of notices) {
+    await step.run(STEP.deliverEmail(notice.event), () => deliverEmail(executionId, notice), { database: true });
+    await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId, notice } });
+  }
 }
 
 /** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */

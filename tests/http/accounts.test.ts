@@ -15,11 +15,12 @@ import { waitFor } from "../helpers/wait";
 const WEBHOOK_SECRET = `whsec_${Buffer.from("clerk-webhook-test-secret-0123456789").toString("base64")}`;
 let own: RunningServer;
 let stubs: { close(): Promise<void> }[] = [];
+let resend: Awaited<ReturnType<typeof startResendStub>>;
 
 beforeAll(async () => {
   const model = await startModelStub((query) => decisionFor({ finding_key: `${query}-${Date.now()}` }));
   const searx = await startSearxStub();
-  const resend = await startResendStub();
+  resend = await startResendStub();
   stubs = [model, searx, resend];
   own = await startServer({
     ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
@@ -196,5 +197,17 @@ describe("quotas", () => {
     });
     expect(cancelled.error_message).toBe(text);
     expect((await api("GET", `/api/v1/tasks/${created.id}`)).body).toMatchObject({ state: "active", next_run: nextMonth.toISOString() });
+
+    // One notice per period, to the account's address, however many runs wait.
+    const notices = () => resend.emails().filter((m) => m.subject.startsWith("Your watches paused for this month"));
+    await waitFor("the budget notice", async () => notices().length === 1);
+    expect(notices()[0]).toMatchObject({ to: "test@localhost" });
+    const another = (await api("POST", "/api/v1/tasks", { body: { search_query: "also over budget", state: "paused" } })).body;
+    await api("PUT", `/api/v1/tasks/${another.id}`, { body: { state: "active" } });
+    await waitFor("its run to be refused too", async () => (await api("GET", `/api/v1/tasks/${another.id}/executions`)).body[0]?.status === "cancelled");
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(notices()).toHaveLength(1);
+    const sends = (await api("GET", `/api/v1/notifications/sends?event=account.budget_exhausted`)).body;
+    expect(sends.sends.map((s: { notification_type: string }) => s.notification_type)).toEqual(["email"]);
   });
 });

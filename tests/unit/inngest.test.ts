@@ -82,7 +82,7 @@ describe("the run workflow on Inngest", () => {
     const ran: string[] = [];
     const { result } = await t.execute({
       steps: steps({
-        [STEP.begin]: () => ({ kind: "over-budget", userId: plan.userId, nextRun }),
+        [STEP.begin]: () => ({ kind: "over-budget", userId: plan.userId, executionId: plan.executionId, nextRun, notices: [] }),
         [STEP.evaluate]: () => ran.push("evaluate"),
         [STEP.armNext]: () => void ran.push("arm-next"),
       }),

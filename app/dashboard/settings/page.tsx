@@ -1,5 +1,6 @@
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import { canCreateApiKeys } from "@/server/auth/api-key-service";
+import Link from "next/link";
 import { ApiKeys, UsernameForm } from "../ui/settings";
 
 export const metadata = { title: "Settings" };
@@ -8,7 +9,13 @@ export default async function Settings() {
   const user = await viewer();
   if (!user) return null;
   const canUseKeys = canCreateApiKeys(user);
-  const keys = canUseKeys ? await (await serverCaller()).auth.listApiKeys() : [];
+  const caller = await serverCaller();
+  const [keys, usage, top] = await Promise.all([
+    canUseKeys ? caller.auth.listApiKeys() : [],
+    caller.usage.get(),
+    caller.usage.byTask({ limit: 5 }),
+  ]);
+  const percent = Math.min(100, Math.round((usage.runs / usage.runs_limit) * 100));
   return (
     <main>
       <h1>Settings</h1>
@@ -19,6 +26,39 @@ export default async function Settings() {
           <dt>Role</dt><dd>{user.role ?? "user"}</dd>
           <dt>Username</dt><dd>{user.username ? `@${user.username}` : "not set"}</dd>
         </dl>
+      </section>
+      <section className="card" aria-labelledby="usage-title" data-testid="usage">
+        <h2 id="usage-title">Usage this month</h2>
+        <p className="muted small">
+          {usage.period_start.slice(0, 10)} to {usage.period_end.slice(0, 10)} (UTC). Past the monthly runs, checks pause until the next month and
+          you get one email about it.
+        </p>
+        <dl className="facts">
+          <dt>Checks</dt>
+          <dd>
+            {usage.runs} of {usage.runs_limit}{" "}
+            <progress max={100} value={percent} aria-label={`${percent}% of the monthly checks used`} />
+          </dd>
+          <dt>Model tokens</dt><dd>{usage.input_tokens.toLocaleString("en")} in, {usage.output_tokens.toLocaleString("en")} out</dd>
+          <dt>Active watches</dt><dd>{usage.active_tasks} of {usage.active_tasks_limit}</dd>
+        </dl>
+        {top.length ? (
+          <table>
+            <caption className="sr-only">Watches that ran most this month</caption>
+            <thead><tr><th scope="col">Watch</th><th scope="col">Checks</th><th scope="col">Tokens</th></tr></thead>
+            <tbody>
+              {top.map((t) => (
+                <tr key={t.task_id}>
+                  <td><Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link></td>
+                  <td>{t.runs}</td>
+                  <td>{(t.input_tokens + t.output_tokens).toLocaleString("en")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">No checks yet this month.</p>
+        )}
       </section>
       {user.username ? null : (
         <section className="card" aria-labelledby="username-title">
