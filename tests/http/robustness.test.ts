@@ -25,6 +25,15 @@ describe("bad input", () => {
     expect((await call("GET", "/api/v1/tasks", { auth: u.token })).body).toEqual([]);
   });
 
+  it("caps tRPC batches", async () => {
+    const batch = (n: number) => call("GET", `/api/trpc/${Array(n).fill("tasks.list").join(",")}?batch=1&input=%7B%7D`);
+    const over = await batch(11);
+    expect(over.status).toBe(400);
+    expect(over.body.error.detail).toBe("Batch call exceeds maximum size");
+    const within = await batch(10);
+    expect(within.body).toHaveLength(10);
+  });
+
   it("round-trips unicode", async () => {
     const u = await newUser();
     const name = "Watch 👀 — ספר 日本語 ñ";

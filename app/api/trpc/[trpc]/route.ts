@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
+import { MAX_BATCH_SIZE } from "../limits";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +10,7 @@ const handler = (req: Request) =>
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: () => createContext({ headers: req.headers, via: "trpc", httpMethod: req.method }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? ""} failed:`, error.cause ?? error);
