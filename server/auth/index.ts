@@ -51,7 +51,7 @@ export async function authenticate(headers: Headers, clientIp: string | null, al
     throw apiError(401, "Authorization header missing");
   }
   if (looksLikeApiKey(token)) {
-    const user = await verifyApiKey(token);
+    const user = await verifyApiKey(token, clientIp ?? "unknown");
     if (!user) throw apiError(401, "Invalid API key");
     return { method: "api_key", user };
   }

@@ -98,6 +98,52 @@ describe("accounts", () => {
 });
 
 describe("API keys", () => {
+  it("a flood of made-up keys sharing a real key's lookup id stalls nothing, ends in 429s, and the real key keeps working", { timeout: 120_000 }, async () => {
+    // An hour-long window, so that the failure budget is not reset mid-flood.
+    const s = await startServer({ SERVICE_NOAUTH: "1", RATE_LIMIT_WINDOW_MS: "3600000" });
+    try {
+      const { key } = (await call("POST", "/auth/api-keys", { base: s.url, body: { name: "k" } })).body;
+      const me = (k: string) => call("GET", "/auth/me", { base: s.url, auth: k });
+      expect((await me(key)).status).toBe(200);
+      const letters = "abcdefghijklmnopqrstuvwxyz";
+      const madeUp = () => key.slice(0, 11) + Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+
+      const health = () => call("GET", "/api/health", { base: s.url });
+      await health();
+      const latencies: number[] = [];
+      let flooding = true;
+      const probe = (async () => {
+        while (flooding) {
+          const started = performance.now();
+          expect((await health()).status).toBe(200);
+          latencies.push(performance.now() - started);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      const statuses: number[] = [];
+      for (let wave = 0; wave < 40; wave++) {
+        statuses.push(...(await Promise.all(Array.from({ length: 5 }, () => me(madeUp()).then((r) => r.status)))));
+        expect((await me(key)).status, `the real key after wave ${wave}`).toBe(200);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      flooding = false;
+      await probe;
+
+      latencies.sort((a, b) => a - b);
+      const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+      expect(p99, `/api/health p99 over ${latencies.length} probes`).toBeLessThan(100);
+      expect(statuses.filter((st) => st === 401)).toHaveLength(20);
+      expect(statuses.slice(20)).toEqual(Array(180).fill(429));
+      const refused = await me(madeUp());
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toMatch(/^Rate limit exceeded\. Try again in \d+ seconds\.$/);
+      for (const h of ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(refused.headers.get(h), h).not.toBeNull();
+      expect((await me(key)).status).toBe(200);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it("needs the developer or admin role", async () => {
     const plain = await newUser();
     expect((await call("POST", "/auth/api-keys", { auth: plain.token, body: { name: "k" } })).status).toBe(403);
