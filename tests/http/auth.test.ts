@@ -230,7 +230,6 @@ describe("server modes", () => {
   });
 
   it("TRUST_PROXY=1: the client is the rightmost X-Forwarded-For entry; entries left of it and x-watch-client-ip change nothing", async () => {
-    await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(/TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/);
     const s = await startServer({ TRUST_PROXY: "1" });
     try {
       let n = 0;
@@ -248,5 +247,6 @@ describe("server modes", () => {
     } finally {
       await s.stop();
     }
+    await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(/TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/);
   });
 });
