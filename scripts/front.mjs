@@ -14,8 +14,9 @@ import http from "node:http";
 import { clientAddress, isLoopbackHost } from "../server/net/client-address.mjs";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** After refusing a body, how long its sender may keep sending (discarded) before the connection is dropped. */
+/** After refusing a body, how long and how much more its sender may send (discarded) before the connection is dropped. */
 const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * MAX_BODY_BYTES;
 
 /**
  * The front's request class. The HTTP parser pushes body chunks into the request as they arrive; this one
@@ -25,6 +26,7 @@ const LINGER_MS = 2000;
 class HeldBodyRequest extends http.IncomingMessage {
   #chunks = [];
   #size = 0;
+  #discarded = 0;
   /** "holding" | "released" | "refused" */
   #state = "holding";
   /** @type {((outcome: "complete" | "too-large" | "aborted") => void) | undefined} */
@@ -34,7 +36,10 @@ class HeldBodyRequest extends http.IncomingMessage {
 
   push(chunk, encoding) {
     if (this.#state === "released") return super.push(chunk, encoding);
-    if (this.#state === "refused") return true;
+    if (this.#state === "refused") {
+      if (chunk && (this.#discarded += chunk.length) > LINGER_BYTES) this.socket?.destroy();
+      return true;
+    }
     if (chunk === null) {
       this.#done("complete");
       return true;
@@ -106,9 +111,9 @@ function noauthRefusal(req) {
  * answer rather than a reset, and is dropped.
  */
 function refuse(req, res, status, detail) {
+  req.refuseBody();
   const unread = hasBody(req) && !req.complete;
   if (unread) {
-    req.refuseBody();
     const socket = req.socket;
     // Node ends a `Connection: close` response with destroySoon(): closing with unread input would reset the
     // connection, and a client still sending may lose the answer. Half-close instead, and drop it later.
