@@ -1,21 +1,33 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds when there is no production build, then serves dashboard + API.
- * A small node:http server in front of Next.js: it records the client's real address for per-IP limits and
- * the loopback-only development mode (Next would trust a client-sent X-Forwarded-For), caps body sizes, and
- * shuts down gracefully on SIGTERM (in-flight requests finish, then the database is closed).
+ * `npm run dev` (`--dev`): the Next.js development server (no build, reloads on change) behind the same front.
+ * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH and caps bodies;
+ * this script also shuts down gracefully on SIGTERM (in-flight requests finish, then the database is closed).
  */
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { parseTrustProxy } from "../server/net/client-address.mjs";
+import { createFront } from "./front.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
-process.env.NODE_ENV = "production";
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV = dev ? "development" : "production";
 
-if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.includes("--build")) {
+let trustProxy;
+try {
+  trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+} catch (e) {
+  console.error(`Invalid configuration:\n  ${e.message}`);
+  process.exit(1);
+}
+// The same reading as server/env.ts, which refuses any other value at start.
+const noauth = process.env.SERVICE_NOAUTH === "1" || process.env.SERVICE_NOAUTH === "true";
+
+if (!dev && (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.includes("--build"))) {
   console.log("No production build found: running `next build` first (once).");
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -23,35 +35,28 @@ if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.include
 
 const port = Number(process.env.PORT ?? 8000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
-const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 
+// Next.js runs in this process; server/lifecycle.ts refuses to start without this mark, because without the
+// front nothing would have written the `x-watch-client-ip` that per-IP limits and SERVICE_NOAUTH trust.
+globalThis.__watchFront = true;
 const { default: next } = await import("next");
-const app = next({ dev: false, dir: root, hostname, port });
+const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
-
-function clientIp(req) {
-  const socketIp = req.socket.remoteAddress ?? "";
-  if (!trustProxy) return socketIp;
-  const forwarded = req.headers["x-forwarded-for"];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return first || socketIp;
-}
-
-/** Headers for every response (API, RSS, static files, errors); pages add their Content-Security-Policy (proxy.ts). */
-function setSecurityHeaders(res) {
-  res.setHeader("x-content-type-options", "nosniff");
-  res.setHeader("referrer-policy", "strict-origin-when-cross-origin");
-}
 
 // Handlers still running after their client has gone: shutdown gives them a moment before closing the database
 // (one streaming to a closed socket may never settle).
 const inFlight = new Set();
-const server = http.createServer((req, res) => {
-  req.headers["x-watch-client-ip"] = clientIp(req);
-  setSecurityHeaders(res);
-  const handling = handle(req, res).finally(() => inFlight.delete(handling));
-  inFlight.add(handling);
+const server = createFront({
+  handle(req, res) {
+    const handling = handle(req, res).finally(() => inFlight.delete(handling));
+    inFlight.add(handling);
+    return handling;
+  },
+  // The development server's live reload (a WebSocket).
+  upgrade: dev ? app.getUpgradeHandler() : undefined,
+  noauth,
+  trustProxy,
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, async () => {

@@ -3,6 +3,7 @@
  * server at start with one line per problem.
  */
 import { z } from "zod";
+import { parseTrustProxy } from "./net/client-address.mjs";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -26,7 +27,18 @@ const schema = z.object({
   DATA_DIR: z.string().default("./.data"),
   APP_URL: optionalUrl,
   SERVICE_NOAUTH: flag,
-  TRUST_PROXY: flag,
+  /** Read by the front (scripts/front.mjs), which validates it the same way before Next.js starts. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^TRUST_PROXY: /, "") });
+        return z.NEVER;
+      }
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 
   CLERK_SECRET_KEY: optionalString,

@@ -23,6 +23,10 @@ export function startServices() {
 }
 
 async function start() {
+  if (!(globalThis as { __watchFront?: boolean }).__watchFront)
+    throw new Error(
+      "Start Watch with `npm start` or `npm run dev` (scripts/start.mjs): its front records the client address that per-IP limits and SERVICE_NOAUTH rely on, and caps request bodies.",
+    );
   const started = Date.now();
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, prepare: migrate });
   const driver = await startDriver(db);

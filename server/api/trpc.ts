@@ -86,7 +86,11 @@ const databaseAvailability = t.middleware(async ({ ctx, next }) => {
 export const publicProcedure = t.procedure.use(databaseAvailability);
 
 const withCaller = t.middleware(async ({ ctx, next }) => {
-  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
+  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest").catch((e: unknown) => {
+    // A 429 for failed API-key attempts carries its Retry-After and X-RateLimit-* headers.
+    Object.assign(ctx.res.headers, (e as { headers?: Record<string, string> }).headers);
+    throw e;
+  });
   return next({ ctx: { caller } });
 });
 

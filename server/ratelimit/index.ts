@@ -6,6 +6,7 @@
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
+import { apiError } from "../api/errors";
 import { env } from "../env";
 
 export const BUCKETS = {
@@ -16,6 +17,8 @@ export const BUCKETS = {
   "user-write": { limit: env.RATE_LIMIT_USER_PER_MIN, per: "user" },
   "api-key-create": { limit: 3, per: "user" },
   preview: { limit: 10, per: "user" },
+  /** Failed API-key authentications (server/auth/api-keys.ts). */
+  "api-key-failure": { limit: 20, per: "ip" },
 } as const;
 export type Bucket = keyof typeof BUCKETS;
 
@@ -99,3 +102,8 @@ export async function takeToken(bucket: Bucket, key: string) {
 }
 
 export const rateLimitMessage = (retryAfter: number) => `Rate limit exceeded. Try again in ${retryAfter} seconds.`;
+
+/** The 429 of CONTRACT §7 as an error; server/api/trpc.ts sends its headers with it. */
+export function rateLimitedError(verdict: { retryAfter: number; headers: Record<string, string> }) {
+  return Object.assign(apiError(429, rateLimitMessage(verdict.retryAfter)), { headers: verdict.headers });
+}

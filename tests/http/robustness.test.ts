@@ -1,8 +1,45 @@
 /** Bad input gets a clear 4xx, never a 5xx, and the embedded database survives crashes. */
+import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { call, createTask, newUser } from "../helpers/api";
+import { call, createTask, newUser, server } from "../helpers/api";
 import { startAgain, startServer } from "../helpers/server";
+
+/** POSTs `total` bytes as a chunked body (no Content-Length) and resolves with the answer, whenever it comes. */
+function streamBody(port: number, path: string, type: string, total: number) {
+  return new Promise<{ status?: number; body: string; ms: number }>((resolve) => {
+    const started = Date.now();
+    const req = http.request({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": type } }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode, body, ms: Date.now() - started }));
+    });
+    req.on("error", () => resolve({ body: "", ms: Date.now() - started }));
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < total && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+/** Sends raw request head bytes and resolves with what comes back before the server closes (or 2 s). */
+function rawExchange(port: number, head: string) {
+  return new Promise<string>((resolve) => {
+    let out = "";
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(head));
+    socket.on("data", (d) => (out += d));
+    socket.on("close", () => resolve(out));
+    socket.on("error", () => resolve(out));
+    setTimeout(() => (socket.destroy(), resolve(out)), 2000);
+  });
+}
 
 describe("bad input", () => {
   it("answers malformed bodies, wrong content types and huge bodies with 4xx {detail}", async () => {
@@ -23,6 +60,15 @@ describe("bad input", () => {
     expect(long.status).toBe(422);
     expect(long.body.detail[0].type).toBe("string_too_long");
     expect((await call("GET", "/api/v1/tasks", { auth: u.token })).body).toEqual([]);
+  });
+
+  it("caps tRPC batches", async () => {
+    const batch = (n: number) => call("GET", `/api/trpc/${Array(n).fill("tasks.list").join(",")}?batch=1&input=%7B%7D`);
+    const over = await batch(11);
+    expect(over.status).toBe(400);
+    expect(over.body.error.detail).toBe("Batch call exceeds maximum size");
+    const within = await batch(10);
+    expect(within.body).toHaveLength(10);
   });
 
   it("round-trips unicode", async () => {
@@ -50,16 +96,64 @@ describe("bad input", () => {
     }
   });
 
-  it("takes a client that hangs up mid-body quietly", async () => {
+  it("takes a client that hangs up mid-body quietly", { timeout: 60_000 }, async () => {
     const own = await startServer({ SERVICE_NOAUTH: "1" });
     await new Promise<void>((resolve) => {
       const socket = net.connect(own.port, "127.0.0.1", () => {
-        socket.write("POST /api/v1/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":");
+        socket.write("POST /api/v1/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":");
         setTimeout(() => (socket.destroy(), resolve()), 300);
       });
     });
     expect((await call("POST", "/api/v1/tasks", { base: own.url, body: { search_query: "after" } })).status).toBe(200);
     await own.stop();
+    expect(own.output()).not.toMatch(/Error|⨯/);
+  });
+});
+
+describe("request bodies", () => {
+  it("refuses a declared Content-Length over 1 MB before the body is sent", async () => {
+    const { port } = new URL(server().url);
+    const head = (extra: string) =>
+      `POST /api/v1/public/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500000000\r\n${extra}\r\n`;
+    for (const answer of [await rawExchange(Number(port), head("")), await rawExchange(Number(port), head("Expect: 100-continue\r\n"))]) {
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).not.toMatch(/100 Continue/);
+      expect(answer).toMatch(/connection: close/i);
+      expect(answer.endsWith('{"detail":"Request body too large"}')).toBe(true);
+    }
+  });
+
+  it("refuses chunked bodies past 1 MB while they stream, on every route, and the server's memory stays flat", { timeout: 60_000 }, async () => {
+    const own = await startServer();
+    try {
+      const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${own.process.pid}/status`, "utf8"))![1]) / 1024;
+      const before = rssMb();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 10);
+      const answers = await Promise.all([
+        streamBody(own.port, "/api/v1/public/waitlist", "application/json", 80e6),
+        streamBody(own.port, "/api/trpc/tasks.create", "application/json", 80e6),
+        streamBody(own.port, "/waitlist", "application/x-www-form-urlencoded", 80e6),
+      ]);
+      clearInterval(sampler);
+      for (const a of answers) {
+        expect(a.status).toBe(413);
+        expect(JSON.parse(a.body)).toEqual({ detail: "Request body too large" });
+        expect(a.ms).toBeLessThan(5000);
+      }
+      expect(peak - before).toBeLessThan(48);
+      expect((await call("GET", "/api/health", { base: own.url })).status).toBe(200);
+      // A body within the cap, chunked, still reaches the routes whole.
+      const joined = await fetch(`${own.url}/api/v1/public/waitlist`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new Blob([JSON.stringify({ email: "chunked@example.com" })]).stream(),
+        duplex: "half",
+      } as RequestInit);
+      expect(joined.status).toBe(200);
+    } finally {
+      await own.stop();
+    }
     expect(own.output()).not.toMatch(/Error|⨯/);
   });
 });

@@ -2,6 +2,7 @@
 /** The dashboard's browser client: the same routers as the REST API, over /api/trpc. */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "@/server/api/root";
+import { MAX_BATCH_SIZE } from "@/app/api/trpc/limits";
 
 type ClerkGlobal = { session?: { getToken: (o: { skipCache: boolean }) => Promise<string | null> } | null };
 
@@ -17,7 +18,7 @@ async function fetchWithFreshSession(input: RequestInfo | URL, init?: RequestIni
   return fetch(input, init);
 }
 
-export const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", fetch: fetchWithFreshSession })] });
+export const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_SIZE, fetch: fetchWithFreshSession })] });
 
 type Detail = string | { loc: (string | number)[]; msg: string }[];
 

@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { jsonTooDeep, TOO_DEEP } from "@/server/api/json";
 import { createContext } from "@/server/api/trpc";
+import { MAX_BATCH_SIZE } from "../limits";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +16,7 @@ const handler = async (original: Request) => {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: () => createContext({ headers: req.headers, via: "trpc", httpMethod: req.method }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? ""} failed:`, error.cause ?? error);
