@@ -18,6 +18,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the agent would answer now for this query (saves nothing; counts one run) */
+        post: operations["tasks-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{id}": {
         parameters: {
             query?: never;
@@ -497,6 +514,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/tasks/id/{id}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Follow a public watch by email (no account): a confirmation link is sent; the same answer whether or not the address already follows */
+        post: operations["follows-byEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/follows/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a follow by email (the button of the link's page) */
+        post: operations["follows-confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/follows/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop following (the link in every follower's email) */
+        post: operations["follows-unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Follow a public watch with your own channels (201), or change them (200) */
+        post: operations["follows-follow"];
+        /** Stop following a watch */
+        delete: operations["follows-unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The watches you follow, newest first */
+        get: operations["follows-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/tasks/id/{id}/rss": {
         parameters: {
             query?: never;
@@ -647,6 +750,8 @@ export interface components {
             error_message: string | null;
             notification: components["schemas"]["NotificationContent"] | null;
             grounding_sources: components["schemas"]["Source"][] | null;
+            /** @description On a notified finding: the later run that retracted it */
+            retracted_by_execution_id: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -810,18 +915,18 @@ export interface components {
             }[];
         };
         /**
-         * Insufficient access error (403)
+         * Monthly run budget reached error (403)
          * @description The error information
          * @example {
          *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
+         *       "message": "Monthly run budget reached",
          *       "issues": []
          *     }
          */
         "error.FORBIDDEN": {
             /**
              * @description The error message
-             * @example Insufficient access
+             * @example Monthly run budget reached
              */
             message: string;
             /**
@@ -894,6 +999,90 @@ export interface components {
             }[];
         };
         /**
+         * Rate limit exceeded (10 per minute) error (429)
+         * @description The error information
+         * @example {
+         *       "code": "TOO_MANY_REQUESTS",
+         *       "message": "Rate limit exceeded (10 per minute)",
+         *       "issues": []
+         *     }
+         */
+        "error.TOO_MANY_REQUESTS": {
+            /**
+             * @description The error message
+             * @example Rate limit exceeded (10 per minute)
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example TOO_MANY_REQUESTS
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
+         * Model provider error error (502)
+         * @description The error information
+         * @example {
+         *       "code": "BAD_GATEWAY",
+         *       "message": "Model provider error",
+         *       "issues": []
+         *     }
+         */
+        "error.BAD_GATEWAY": {
+            /**
+             * @description The error message
+             * @example Model provider error
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example BAD_GATEWAY
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
+         * No model configured error (503)
+         * @description The error information
+         * @example {
+         *       "code": "SERVICE_UNAVAILABLE",
+         *       "message": "No model configured",
+         *       "issues": []
+         *     }
+         */
+        "error.SERVICE_UNAVAILABLE": {
+            /**
+             * @description The error message
+             * @example No model configured
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example SERVICE_UNAVAILABLE
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
          * Task is already running or pending error (409)
          * @description The error information
          * @example {
@@ -955,34 +1144,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /**
-         * Clerk client not initialized, or the identity provider is unavailable error (503)
-         * @description The error information
-         * @example {
-         *       "code": "SERVICE_UNAVAILABLE",
-         *       "message": "Clerk client not initialized, or the identity provider is unavailable",
-         *       "issues": []
-         *     }
-         */
-        "error.SERVICE_UNAVAILABLE": {
-            /**
-             * @description The error message
-             * @example Clerk client not initialized, or the identity provider is unavailable
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example SERVICE_UNAVAILABLE
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -995,33 +1156,12 @@ export interface components {
             last_used_at: string | null;
             is_active: boolean;
         };
-        /**
-         * Rate limit exceeded (3 per minute) error (429)
-         * @description The error information
-         * @example {
-         *       "code": "TOO_MANY_REQUESTS",
-         *       "message": "Rate limit exceeded (3 per minute)",
-         *       "issues": []
-         *     }
-         */
-        "error.TOO_MANY_REQUESTS": {
-            /**
-             * @description The error message
-             * @example Rate limit exceeded (3 per minute)
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example TOO_MANY_REQUESTS
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
+        Follow: {
+            /** Format: uuid */
+            task_id: string;
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: never;
@@ -1197,6 +1337,132 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "tasks-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    search_query: string;
+                    condition_description?: string;
+                    /** @description Notify only at this confidence or above (default 0.6) */
+                    min_confidence?: number;
+                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    min_sources?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        condition_met: boolean;
+                        answer: string;
+                        evidence: string;
+                        confidence: number;
+                        sources: components["schemas"]["Source"][];
+                        /** Format: date-time */
+                        next_run: string;
+                        next_run_reason: string;
+                        gate: components["schemas"]["Gate"] | null;
+                        model: string;
+                        usage: {
+                            input_tokens: number;
+                            output_tokens: number;
+                        };
+                        duration_ms: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Monthly run budget reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (10 per minute) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Model provider error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description No model configured; or the database cannot be reached */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2194,7 +2460,7 @@ export interface operations {
             query?: {
                 notification_type?: "email" | "webhook";
                 task_id?: string;
-                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "task.test" | "email.verification";
+                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification" | "follow.confirmation";
                 limit?: number;
                 offset?: number;
             };
@@ -3892,6 +4158,518 @@ export interface operations {
                         runs: number;
                         input_tokens: number;
                         output_tokens: number;
+                    }[];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-byEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Check your inbox to confirm.";
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (5 per minute) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        task_id: string;
+                        email: string;
+                    };
+                };
+            };
+            /** @description Invalid or expired token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "unsubscribed";
+                        task_id: string | null;
+                    };
+                };
+            };
+            /** @description Invalid or expired token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    notifications: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"];
+                };
+            };
+            /** @description You own this task, or an invalid notification */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-unfollow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "follows-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+                        /** Format: date-time */
+                        created_at: string;
+                        task: components["schemas"]["Task"];
                     }[];
                 };
             };

@@ -9,7 +9,10 @@ export type WatchNotificationProps = {
   evidence: string;
   sources: { url: string; title: string }[];
   watchUrl: string;
-  pauseUrl: string;
+  /** The owner pauses the watch; a follower unsubscribes. */
+  action: { label: string; url: string };
+  /** "Your watch" for the owner, "A watch you follow" for a follower. */
+  whose?: string;
 };
 
 const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
@@ -24,7 +27,7 @@ export function WatchNotification(p: WatchNotificationProps) {
       <Preview>{p.title}</Preview>
       <Body style={page}>
         <Container style={card}>
-          <Text style={muted}>Your watch “{p.watchName}”</Text>
+          <Text style={muted}>{p.whose ?? "Your watch"} “{p.watchName}”</Text>
           <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
             {p.title}
           </Heading>
@@ -51,7 +54,7 @@ export function WatchNotification(p: WatchNotificationProps) {
           ) : null}
           <Hr />
           <Text style={muted}>
-            <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.pauseUrl}>Pause this watch</Link>
+            <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.action.url}>{p.action.label}</Link>
           </Text>
         </Container>
       </Body>
@@ -76,6 +79,30 @@ export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
             <Link href={p.verifyUrl}>Confirm this address</Link>
           </Text>
           <Text style={muted}>If this wasn’t you, ignore this email.</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+export function ConfirmFollow(p: { confirmUrl: string; watchName: string; watchUrl: string }) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>Confirm that you want updates from “{p.watchName}”</Preview>
+      <Body style={page}>
+        <Container style={card}>
+          <Heading as="h1" style={{ fontSize: "20px" }}>
+            Follow “{p.watchName}”?
+          </Heading>
+          <Text>
+            Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing is sent until you
+            confirm; every email has a link to stop.
+          </Text>
+          <Text>
+            <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>
+          </Text>
+          <Text style={muted}>If this wasn’t you, ignore this email: you will not hear from us again about it.</Text>
         </Container>
       </Body>
     </Html>

@@ -52,8 +52,8 @@ export const requestedRun = inngest.createFunction(
 export const webhookDeliveryRun = inngest.createFunction(
   { id: "watch-webhook-delivery", triggers: [{ event: events.webhookDeliver }] },
   async ({ event, step }) => {
-    const { executionId, notice } = event.data as { executionId: string; notice: Notice };
-    return webhookDelivery(adapt(step as unknown as InngestStep), executionId, notice);
+    const { executionId, notice, followId } = event.data as { executionId: string; notice: Notice; followId?: string };
+    return webhookDelivery(adapt(step as unknown as InngestStep), executionId, notice, followId);
   },
 );
 

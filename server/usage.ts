@@ -2,7 +2,7 @@
  * Each account's usage per calendar month (UTC): runs against RUNS_PER_USER_PER_MONTH, and model tokens. A run is
  * counted when it is claimed, in the claim's own transaction, so a budget holds under concurrent runs and replicas.
  */
-import { apiError } from "./api/errors";
+import { DomainError } from "./errors";
 import { env } from "./env";
 import { sql, type Query } from "./db/sql";
 
@@ -88,7 +88,7 @@ export async function assertRunBudget(userId: string, at = new Date()) {
     userId,
     isoDate(periodOf(at).start),
   ]);
-  if ((row?.runs ?? 0) >= env.RUNS_PER_USER_PER_MONTH) throw apiError(403, budgetExhausted(at));
+  if ((row?.runs ?? 0) >= env.RUNS_PER_USER_PER_MONTH) throw new DomainError("forbidden", budgetExhausted(at));
 }
 
 export const activeTaskLimitReached = () =>
@@ -101,5 +101,5 @@ export const activeTaskLimitReached = () =>
 export async function assertActiveAllowance(query: Query, userId: string) {
   await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
   const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`, [userId]);
-  if (row!.n >= env.MAX_ACTIVE_TASKS_PER_USER) throw apiError(403, activeTaskLimitReached());
+  if (row!.n >= env.MAX_ACTIVE_TASKS_PER_USER) throw new DomainError("forbidden", activeTaskLimitReached());
 }

@@ -1,18 +1,19 @@
 /** The landing page's waitlist form (works without JavaScript): same rules and bucket as the API. */
 import { z } from "zod";
+import { isDomainError } from "@/server/errors";
+import { route } from "@/server/http/route";
 import { joinWaitlist } from "@/server/public/service";
-import { rateLimitMessage, takeToken } from "@/server/ratelimit";
 
-export async function POST(req: Request) {
-  const back = (params: Record<string, string>) => Response.redirect(new URL(`/?${new URLSearchParams(params)}`, req.url), 303);
-  const verdict = await takeToken("waitlist", req.headers.get("x-watch-client-ip") ?? "unknown");
-  if (!verdict.ok) return back({ error: rateLimitMessage(verdict.retryAfter) });
+const back = (req: Request, params: Record<string, string>) => Response.redirect(new URL(`/?${new URLSearchParams(params)}`, req.url), 303);
+
+export const POST = route({ bucket: "waitlist", limited: (req, message) => back(req, { error: message }) }, async (req) => {
   const email = String((await req.formData().catch(() => null))?.get("email") ?? "");
-  if (!z.email({ pattern: z.regexes.html5Email }).safeParse(email).success) return back({ error: "Please enter a valid email address." });
+  if (!z.email({ pattern: z.regexes.html5Email }).safeParse(email).success) return back(req, { error: "Please enter a valid email address." });
   try {
     const { position } = await joinWaitlist(email);
-    return back({ joined: String(position) });
+    return back(req, { joined: String(position) });
   } catch (e) {
-    return back({ error: (e as Error).message === "Email already on waitlist" ? "This email is already on the waitlist." : "Something went wrong." });
+    if (isDomainError(e, "conflict")) return back(req, { error: "This email is already on the waitlist." });
+    throw e;
   }
-}
+});

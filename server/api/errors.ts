@@ -1,40 +1,42 @@
 /**
- * The error vocabulary of the API. Domain code throws `ApiError`s (or TRPCErrors); validation failures are
- * turned into the FastAPI-style list the spec shows: `{detail: [{type, loc, msg, input}]}`.
+ * The API's side of errors: the one mapping of the domain's error codes (server/errors.ts) to HTTP statuses and tRPC
+ * codes, and validation failures as the FastAPI-style list the spec shows: `{detail: [{type, loc, msg, input}]}`.
  */
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/unstable-core-do-not-import";
-import { z, type core } from "zod";
+import type { core } from "zod";
+import type { DomainError, ErrorCode } from "../errors";
 
-const STATUS_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  409: "CONFLICT",
-  413: "PAYLOAD_TOO_LARGE",
-  422: "UNPROCESSABLE_CONTENT",
-  429: "TOO_MANY_REQUESTS",
-  500: "INTERNAL_SERVER_ERROR",
-  502: "BAD_GATEWAY",
-  503: "SERVICE_UNAVAILABLE",
+/** Each domain error code as an HTTP status (routes outside tRPC) and a tRPC code (which the adapters answer with it). */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  internal: 500,
+  upstream_failed: 502,
+  unavailable: 503,
+};
+const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
+  invalid: "BAD_REQUEST",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  rate_limited: "TOO_MANY_REQUESTS",
+  internal: "INTERNAL_SERVER_ERROR",
+  upstream_failed: "BAD_GATEWAY",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
 /** Marks errors whose message is meant for the client; any other 500 is answered "Internal Server Error". */
 export const EXPOSED = Symbol.for("watch.api.exposed");
 
-/** An error whose `detail` is meant for the client, with its HTTP status. */
-export function apiError(status: keyof typeof STATUS_CODE, detail: string, cause?: unknown) {
-  return Object.assign(new TRPCError({ code: STATUS_CODE[status]!, message: detail, cause }), { [EXPOSED]: true });
-}
+export const toTRPCError = (e: DomainError) =>
+  Object.assign(new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e }), { [EXPOSED]: true });
 
-export const notFound = (what = "Task") => apiError(404, `${what} not found`);
-
-/** A 422 for a field whose value is well-formed but wrong given other data (formatted like the schema's own). */
-export function validationError(field: string, message: string, input: unknown) {
-  const issue = { code: "custom" as const, path: [field], message, input: (input as Record<string, unknown>)?.[field] };
-  return new TRPCError({ code: "BAD_REQUEST", message, cause: new z.ZodError([issue]) });
-}
 
 export type ValidationDetail = { type: string; loc: (string | number)[]; msg: string; input: unknown };
 export type Location = "body" | "query" | "path";

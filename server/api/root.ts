@@ -1,5 +1,6 @@
 import { authRouter } from "./routers/auth";
 import { emailRouter } from "./routers/email";
+import { followsRouter } from "./routers/follows";
 import { notificationsRouter } from "./routers/notifications";
 import { publicRouter } from "./routers/public";
 import { tasksRouter } from "./routers/tasks";
@@ -15,6 +16,7 @@ export const appRouter = router({
   public: publicRouter,
   email: emailRouter,
   usage: usageRouter,
+  follows: followsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,13 +4,14 @@
  *  2. Initialisation: errors are formatted into the spec's `{detail}` bodies.
  *  3. Procedures: public -> authed (any credential, synced user) and the JWT-only procedure of /auth/sync-user.
  */
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
-import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
-import { apiError, EXPOSED, isZodError, validationDetails, type Location } from "./errors";
+import { rateLimitedError, takeToken, type Bucket } from "../ratelimit";
+import { DomainError } from "../errors";
+import { EXPOSED, isZodError, toTRPCError, validationDetails, type Location } from "./errors";
 
 // 1. Context
 export type ResponseMeta = { status?: number; headers: Record<string, string> };
@@ -72,25 +73,35 @@ export function syncParsed<T extends z.ZodType>(schema: T): T {
 // 3. Procedures
 export const router = t.router;
 
-/** A database that cannot be reached (down, restarting) is a 503 with Retry-After, which clients retry; not a 500. */
-const databaseAvailability = t.middleware(async ({ ctx, next }) => {
+/**
+ * The base of every procedure, for both transports (REST and the dashboard's /api/trpc): a DomainError becomes its
+ * answer (status, message, headers); a database that cannot be reached is a 503 with Retry-After, which clients
+ * retry; a domain validation failure is the 422 list; anything else unexpected is logged with the request's id and
+ * answered "Internal Server Error".
+ */
+const pipeline = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
-  if (result.ok || result.error.code !== "INTERNAL_SERVER_ERROR" || EXPOSED in result.error) return result;
+  if (result.ok || EXPOSED in result.error) return result;
   const cause = result.error.cause;
-  if (!isDatabaseUnavailable(cause)) return result;
-  console.error(`[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
-  ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
-  throw apiError(503, DATABASE_UNAVAILABLE);
+  if (cause instanceof DomainError) {
+    Object.assign(ctx.res.headers, cause.headers);
+    throw toTRPCError(cause);
+  }
+  if (result.error.code !== "INTERNAL_SERVER_ERROR") return result;
+  if (isZodError(cause)) throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
+  if (isDatabaseUnavailable(cause)) {
+    console.error(`[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
+    ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
+    throw toTRPCError(new DomainError("unavailable", DATABASE_UNAVAILABLE));
+  }
+  console.error(`[request ${ctx.requestId}] ${path} failed:`, cause ?? result.error);
+  return result;
 });
 
-export const publicProcedure = t.procedure.use(databaseAvailability);
+export const publicProcedure = t.procedure.use(pipeline);
 
 const withCaller = t.middleware(async ({ ctx, next }) => {
-  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest").catch((e: unknown) => {
-    // A 429 for failed API-key attempts carries its Retry-After and X-RateLimit-* headers.
-    Object.assign(ctx.res.headers, (e as { headers?: Record<string, string> }).headers);
-    throw e;
-  });
+  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
   return next({ ctx: { caller } });
 });
 
@@ -98,7 +109,7 @@ const withCaller = t.middleware(async ({ ctx, next }) => {
 async function limit(ctx: Context, bucket: Bucket, key: string) {
   const verdict = await takeToken(bucket, key);
   Object.assign(ctx.res.headers, verdict.headers);
-  if (!verdict.ok) throw apiError(429, rateLimitMessage(verdict.retryAfter));
+  if (!verdict.ok) throw rateLimitedError(verdict);
 }
 
 export const ipRateLimited = (bucket: Bucket) =>
@@ -110,7 +121,7 @@ export const ipRateLimited = (bucket: Bucket) =>
 /** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
 export const authedProcedure = publicProcedure.use(withCaller).use(async ({ ctx, next, type }) => {
   const user = ctx.caller.user;
-  if (!user) throw apiError(404, "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+  if (!user) throw new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
   if (type === "mutation") await limit(ctx, "user-write", user.id);
   return next({ ctx: { user } });
 });
@@ -126,6 +137,6 @@ export const userRateLimited = (bucket: Bucket) =>
 /** Identity-provider session only (not API keys). */
 export const sessionProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
   const caller = ctx.caller;
-  if (caller.method === "api_key") throw apiError(403, "This endpoint requires a signed-in dashboard session");
+  if (caller.method === "api_key") throw new DomainError("forbidden", "This endpoint requires a signed-in dashboard session");
   return next({ ctx: { caller } });
 });

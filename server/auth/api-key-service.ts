@@ -1,6 +1,6 @@
 /** API key management (SPEC §5): one active key per developer/admin user, shown once, revocable. */
 import { z } from "zod";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import { db, type ApiKey, type User } from "../db";
 import { generateApiKey, hashApiKey } from "./api-keys";
 
@@ -31,14 +31,14 @@ export const canCreateApiKeys = (user: Pick<User, "role">) => !!user.role && KEY
 
 export async function createApiKey(user: User, name: string) {
   if (!canCreateApiKeys(user))
-    throw apiError(403, "API keys are available to developer and admin accounts. Ask an administrator for the developer role.");
+    throw new DomainError("forbidden", "API keys are available to developer and admin accounts. Ask an administrator for the developer role.");
   const { key, lookupId, keyPrefix } = generateApiKey();
   const key_hash = await hashApiKey(key);
   const created = await db.$transaction(async (tx) => {
     // Serialise key creation per user so "one active key" holds under concurrent requests.
     await tx.$queryRaw`SELECT id FROM users WHERE id = ${user.id}::uuid FOR UPDATE`;
     const active = await tx.apiKey.count({ where: { user_id: user.id, is_active: true } });
-    if (active) throw apiError(400, "An active API key already exists. Revoke it before creating a new one.");
+    if (active) throw new DomainError("invalid", "An active API key already exists. Revoke it before creating a new one.");
     return tx.apiKey.create({ data: { user_id: user.id, lookup_id: lookupId, key_prefix: keyPrefix, key_hash, name } });
   });
   return { key, key_info: view(created) };
@@ -56,7 +56,7 @@ export async function revokeApiKey(user: User, id: string) {
   });
   if (!count) {
     const exists = await db.apiKey.findFirst({ where: { id, user_id: user.id }, select: { id: true } });
-    if (!exists) throw apiError(404, "API key not found");
+    if (!exists) throw new DomainError("not_found", "API key not found");
   }
   return { status: "revoked" as const };
 }

@@ -4,11 +4,11 @@
  */
 import { createClerkClient, verifyToken } from "@clerk/backend";
 import { env } from "../env";
-import { apiError } from "../api/errors";
+import { DomainError, isDomainError } from "../errors";
 
 export const clerkConfigured = () => !!env.CLERK_SECRET_KEY;
 
-const notInitialized = () => apiError(503, "Clerk client not initialized");
+const notInitialized = () => new DomainError("unavailable", "Clerk client not initialized");
 
 function clerkClient() {
   if (!env.CLERK_SECRET_KEY) throw notInitialized();
@@ -34,14 +34,14 @@ export async function verifySessionToken(token: string): Promise<{ userId: strin
       apiUrl: env.CLERK_API_URL,
       authorizedParties: authorizedParties(),
     });
-    if (!claims.sub) throw apiError(401, "Invalid token");
+    if (!claims.sub) throw new DomainError("unauthorized", "Invalid token");
     return { userId: claims.sub, sessionId: typeof claims.sid === "string" ? claims.sid : null };
   } catch (e) {
     const reason = (e as { reason?: string }).reason;
-    if (reason === "token-expired") throw apiError(401, "Token has expired");
+    if (reason === "token-expired") throw new DomainError("unauthorized", "Token has expired");
     if (reason === "jwk-remote-failed-to-load" || reason === "jwk-failed-to-resolve")
-      throw apiError(503, "Identity provider unavailable");
-    throw apiError(401, "Invalid token");
+      throw new DomainError("unavailable", "Identity provider unavailable");
+    throw new DomainError("unauthorized", "Invalid token");
   }
 }
 
@@ -72,9 +72,9 @@ export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfi
     const primary = u.emailAddresses.find((e) => e.id === u.primaryEmailAddressId) ?? u.emailAddresses[0];
     return { email: primary?.emailAddress ?? "", first_name: u.firstName ?? "", role: roleOf(u.publicMetadata), is_active: !u.banned };
   } catch (e) {
-    if ((e as { status?: number }).status === 404) throw apiError(404, "User not found at the identity provider");
-    if ((e as { code?: string }).code === "SERVICE_UNAVAILABLE") throw e;
+    if ((e as { status?: number }).status === 404) throw new DomainError("not_found", "User not found at the identity provider");
+    if (isDomainError(e)) throw e; // the client not initialized
     console.error("clerk backend api failed", e);
-    throw apiError(503, "Identity provider unavailable");
+    throw new DomainError("unavailable", "Identity provider unavailable");
   }
 }

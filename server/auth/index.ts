@@ -4,7 +4,7 @@
  * the development test user.
  */
 import { env } from "../env";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import { db, type User } from "../db";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys";
 import { verifySessionToken } from "./clerk";
@@ -28,7 +28,7 @@ function bearerToken(headers: Headers, allowCookie: boolean): string | null {
   const header = headers.get("authorization");
   if (header !== null) {
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (!match) throw apiError(401, "Invalid authorization header: expected 'Bearer <token>'");
+    if (!match) throw new DomainError("unauthorized", "Invalid authorization header: expected 'Bearer <token>'");
     return match[1]!.trim();
   }
   if (!allowCookie) return null;
@@ -49,16 +49,16 @@ export async function authenticate(headers: Headers, clientIp: string | null, al
     // `clientIp` is the socket's address as the front recorded it (scripts/front.mjs), which also refuses, in
     // this mode, foreign Host names and cross-site browser writes before any route runs.
     if (env.SERVICE_NOAUTH && isLoopbackAddress(clientIp)) return { method: "noauth", user: await noauthUser() };
-    throw apiError(401, "Authorization header missing");
+    throw new DomainError("unauthorized", "Authorization header missing");
   }
   if (looksLikeApiKey(token)) {
     const user = await verifyApiKey(token, clientIp ?? "unknown");
-    if (!user) throw apiError(401, "Invalid API key");
+    if (!user) throw new DomainError("unauthorized", "Invalid API key");
     return { method: "api_key", user };
   }
-  if (token.split(".").length !== 3) throw apiError(401, "Invalid API key");
+  if (token.split(".").length !== 3) throw new DomainError("unauthorized", "Invalid API key");
   const { userId: clerkUserId, sessionId } = await verifySessionToken(token);
   const user = await sessionUser(clerkUserId, sessionId);
-  if (user && !user.is_active) throw apiError(403, "Account disabled");
+  if (user && !user.is_active) throw new DomainError("forbidden", "Account disabled");
   return { method: "jwt", clerkUserId, sessionId, user };
 }

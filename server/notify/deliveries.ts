@@ -14,7 +14,10 @@ export type DeliveryOutcome = { status: SendStatus | "none"; retry: boolean };
 export const INTERRUPTED = "delivery interrupted";
 
 export type Attempt = {
-  user_id: string;
+  /** Whose history: the owner, a signed-in follower; null for a follower by email only. */
+  user_id: string | null;
+  /** "owner", or "follow:<id>": at most one delivery per audience. */
+  audience?: string;
   task_id: string;
   /** Null for a send no run triggered (test notification, address verification): never deduplicated. */
   execution_id: string | null;
@@ -34,8 +37,8 @@ export type Claim =
 /** Sent or possibly sent: what the caps count. */
 const COUNTED = `(status = 'sent' OR (status = 'failed' AND error_message = '${INTERRUPTED}'))`;
 
-async function emailCapReason(query: Query, userId: string, recipient: string): Promise<string | null> {
-  await query(`SELECT pg_advisory_xact_lock(hashtextextended('email-user:' || $1, 0))`, [userId]);
+async function emailCapReason(query: Query, userId: string | null, recipient: string): Promise<string | null> {
+  if (userId) await query(`SELECT pg_advisory_xact_lock(hashtextextended('email-user:' || $1, 0))`, [userId]);
   await query(`SELECT pg_advisory_xact_lock(hashtextextended('email-recipient:' || $1, 0))`, [recipient]);
   const [counts] = await query<{ per_user: number; per_recipient: number }>(
     `SELECT (SELECT count(*)::int FROM notification_sends
@@ -44,7 +47,7 @@ async function emailCapReason(query: Query, userId: string, recipient: string): 
               WHERE recipient = $2 AND notification_type = 'email' AND created_at > now() - interval '1 hour' AND ${COUNTED}) AS per_recipient`,
     [userId, recipient],
   );
-  if (counts!.per_user >= env.EMAILS_PER_USER_PER_DAY) return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
+  if (userId && counts!.per_user >= env.EMAILS_PER_USER_PER_DAY) return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
   if (counts!.per_recipient >= env.EMAILS_PER_RECIPIENT_PER_HOUR)
     return `hourly email limit reached for ${recipient} (${env.EMAILS_PER_RECIPIENT_PER_HOUR} per hour)`;
   return null;
@@ -52,12 +55,13 @@ async function emailCapReason(query: Query, userId: string, recipient: string): 
 
 /** Claims an attempt; `failed` records a send that cannot even be tried (e.g. email not configured) as such. */
 export function claimAttempt(rec: Attempt, failed?: string): Promise<Claim> {
+  const audience = rec.audience ?? "owner";
   return transaction(async (query) => {
     if (rec.execution_id) {
       const [existing] = await query<{ status: SendStatus; error_message: string | null }>(
         `SELECT status::text AS status, error_message FROM notification_sends
-          WHERE execution_id = $1 AND event = $2 AND notification_type = $3::"NotificationType" AND attempt = $4`,
-        [rec.execution_id, rec.event, rec.notification_type, rec.attempt],
+          WHERE execution_id = $1 AND event = $2 AND notification_type = $3::"NotificationType" AND attempt = $4 AND audience = $5`,
+        [rec.execution_id, rec.event, rec.notification_type, rec.attempt, audience],
       );
       if (existing) return { existing };
     }
@@ -65,10 +69,10 @@ export function claimAttempt(rec: Attempt, failed?: string): Promise<Claim> {
     const status: SendStatus = blocked ? "skipped" : "failed";
     // A concurrent claim of the same attempt loses on the unique key: it finds the winner's record instead.
     const [row] = await query<{ id: string }>(
-      `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, attempt, status, error_message)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8::"SendStatus", $9)
-       ON CONFLICT (execution_id, event, notification_type, attempt) DO NOTHING RETURNING id`,
-      [rec.user_id, rec.task_id, rec.execution_id, rec.event, rec.notification_type, rec.recipient, rec.attempt, status, failed ?? blocked ?? INTERRUPTED],
+      `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, attempt, status, error_message, audience)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8::"SendStatus", $9, $10)
+       ON CONFLICT (execution_id, event, notification_type, attempt, audience) DO NOTHING RETURNING id`,
+      [rec.user_id, rec.task_id, rec.execution_id, rec.event, rec.notification_type, rec.recipient, rec.attempt, status, failed ?? blocked ?? INTERRUPTED, audience],
     );
     if (!row) return { existing: { status: "failed", error_message: INTERRUPTED } };
     return blocked ? { id: row.id, blocked } : { id: row.id };

@@ -12,10 +12,11 @@ import { db, type User } from "../db";
 import { noticeContent, type Content } from "./content";
 import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, toAccount, type Notice } from "./events";
-import { pauseUrl, verifyUrl, watchUrl } from "./links";
+import type { NotificationConfig } from "../tasks/schemas";
+import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
-type Message = { subject: string; react: React.ReactElement; idempotencyKey?: string };
+type Message = { subject: string; react: React.ReactElement; idempotencyKey?: string; headers?: Record<string, string> };
 
 export const NOT_CONFIGURED = "Email is not configured on this server: set RESEND_API_KEY";
 export const VERIFY_LINK_TTL_MS = 7 * 24 * 3_600_000;
@@ -24,7 +25,7 @@ async function sendMail(to: string, message: Message): Promise<Sent> {
   const resend = new Resend(env.RESEND_API_KEY);
   const [html, text] = await Promise.all([render(message.react), render(message.react, { plainText: true })]);
   const { error } = await resend.emails.send(
-    { from: env.EMAIL_FROM, to, subject: message.subject, html, text },
+    { from: env.EMAIL_FROM, to, subject: message.subject, html, text, headers: message.headers },
     message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : undefined,
   );
   return error ? { status: "failed", error: `Resend: ${error.message}` } : { status: "sent", error: null };
@@ -34,7 +35,7 @@ async function sendMail(to: string, message: Message): Promise<Sent> {
  * One email as one recorded send: claimed (caps included), sent, settled. `hold` may skip it after the claim (an
  * unverified address), with the reason recorded.
  */
-async function sendRecorded(attempt: Omit<Attempt, "notification_type" | "attempt">, message: () => Promise<Message>, hold?: () => Promise<string | null>): Promise<Sent> {
+export async function sendRecorded(attempt: Omit<Attempt, "notification_type" | "attempt">, message: () => Promise<Message>, hold?: () => Promise<string | null>): Promise<Sent> {
   const claim = await claimAttempt({ ...attempt, notification_type: "email", attempt: 1 }, env.RESEND_API_KEY ? undefined : NOT_CONFIGURED);
   if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
@@ -51,7 +52,7 @@ async function sendRecorded(attempt: Omit<Attempt, "notification_type" | "attemp
 }
 
 /** null when the owner may receive mail at `address`; otherwise why not (a verification link is sent once per link lifetime). */
-async function unverifiedReason(user: User, task: { id: string; name: string }, address: string): Promise<string | null> {
+export async function unverifiedReason(user: User, task: { id: string; name: string }, address: string): Promise<string | null> {
   if (address.toLowerCase() === user.email.toLowerCase()) return null;
   const existing = await db.emailVerification.findUnique({ where: { user_id_email: { user_id: user.id, email: address } } });
   if (existing?.verified_at) return null;
@@ -71,7 +72,7 @@ async function unverifiedReason(user: User, task: { id: string; name: string }, 
 }
 
 async function notificationEmail(task: { id: string; name: string; is_public: boolean }, content: Omit<Content, "subject">) {
-  return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), pauseUrl: await pauseUrl(task.id) });
+  return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), action: { label: "Pause this watch", url: await pauseUrl(task.id) } });
 }
 
 /**
@@ -93,6 +94,38 @@ export async function deliverEmail(executionId: string, notice: Notice): Promise
     account ? undefined : () => unverifiedReason(d.user, d.task, recipient),
   );
   return { status: sent.status, retry: false };
+}
+
+/**
+ * A finding or retraction of a public watch to each confirmed follower with an email address, at most once each
+ * (a claim per follower), with a visible unsubscribe link and RFC 8058 one-click unsubscribe headers.
+ */
+export async function emailFollowers(executionId: string, notice: Notice) {
+  const d = await loadDelivery(executionId, "email");
+  if (!d?.task.is_public) return { followers: 0 };
+  const follows = await db.follow.findMany({ where: { task_id: d.task.id, confirmed_at: { not: null } }, include: { user: true } });
+  let followers = 0;
+  for (const follow of follows) {
+    const channel = (follow.notifications as NotificationConfig[]).find((n) => n.type === "email");
+    const address = follow.email ?? (channel?.type === "email" ? channel.address : null);
+    if (!address) continue;
+    followers++;
+    const unsubscribe = await unsubscribeUrls(follow.id);
+    await sendRecorded(
+      { user_id: follow.user_id, audience: `follow:${follow.id}`, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient: address },
+      async () => {
+        const { subject, ...content } = await noticeContent(notice, d);
+        return {
+          subject,
+          react: WatchNotification({ watchName: d.task.name, ...content, watchUrl: watchUrl(d.task), whose: "A watch you follow", action: { label: "Unsubscribe", url: unsubscribe.page } }),
+          headers: { "List-Unsubscribe": `<${unsubscribe.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+          idempotencyKey: `watch-email-${executionId}${eventSuffix(notice.event)}-${follow.id}`,
+        };
+      },
+      follow.user ? () => unverifiedReason(follow.user!, d.task, address) : undefined,
+    );
+  }
+  return { followers };
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */

@@ -14,8 +14,8 @@ export type Notice =
   /** The first run refused this period for the monthly run budget (CONTRACT §11). */
   | { event: "account.budget_exhausted"; runs_limit: number; resumes_at: string };
 
-/** Every kind of send record: a run's events, a test send, an address verification. */
-export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification"] as const;
+/** Every kind of send record: a run's events, a test send, an address verification, a follow's confirmation. */
+export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification", "follow.confirmation"] as const;
 export type SendEvent = (typeof SEND_EVENTS)[number];
 
 /**
@@ -26,3 +26,6 @@ export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met
 
 /** Events about the watch or the account itself, mailed to the account's own address rather than the watch's channel. */
 export const toAccount = (event: WatchEvent) => event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";
+
+/** What followers of a public watch receive (CONTRACT §9): its findings and their retractions. */
+export const forFollowers = (event: WatchEvent) => event === "task.condition_met" || event === "task.condition_retracted";

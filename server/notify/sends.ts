@@ -1,14 +1,15 @@
 /** The notification send history (SPEC §4.2): one record per delivery attempt; and the redelivery of a webhook. */
-import { apiError, notFound } from "../api/errors";
+import { DomainError, notFound } from "../errors";
 import { db, type NotificationSend, type NotificationType, type User } from "../db";
 import { claimAttempt, loadDelivery, settleAttempt } from "./deliveries";
 import { WATCH_EVENTS, type Notice, type SendEvent, type WatchEvent } from "./events";
-import { deliverTo } from "./webhook";
+import { deliverTo, webhookTarget } from "./webhook";
 
-export function sendView(s: NotificationSend) {
+/** A record of `user`'s history (read by their id, so it is theirs). */
+export function sendView(s: NotificationSend, user: User) {
   return {
     id: s.id,
-    user_id: s.user_id,
+    user_id: user.id,
     task_id: s.task_id,
     execution_id: s.execution_id,
     event: s.event,
@@ -35,7 +36,7 @@ export async function listSends(
     db.notificationSend.findMany({ where, orderBy: { created_at: "desc" }, take: q.limit, skip: q.offset }),
     db.notificationSend.count({ where }),
   ]);
-  return { sends: rows.map(sendView), total };
+  return { sends: rows.map((s) => sendView(s, user)), total };
 }
 
 const isWatchEvent = (event: string): event is WatchEvent => (WATCH_EVENTS as readonly string[]).includes(event);
@@ -47,28 +48,30 @@ const isWatchEvent = (event: string): event is WatchEvent => (WATCH_EVENTS as re
 export async function redeliver(user: User, sendId: string) {
   const send = await db.notificationSend.findFirst({ where: { id: sendId, user_id: user.id } });
   if (!send) throw notFound("Send");
-  if (send.notification_type !== "webhook") throw apiError(400, "Only webhook deliveries can be redelivered");
-  if (!send.execution_id || !isWatchEvent(send.event)) throw apiError(400, "Only deliveries of a run can be redelivered, not test sends");
+  if (send.notification_type !== "webhook") throw new DomainError("invalid", "Only webhook deliveries can be redelivered");
+  if (!send.execution_id || !isWatchEvent(send.event)) throw new DomainError("invalid", "Only deliveries of a run can be redelivered, not test sends");
   const d = await loadDelivery(send.execution_id, "webhook");
-  if (!d) throw apiError(400, "The watch or run of this delivery was deleted");
-  if (!d.config) throw apiError(400, "The watch has no webhook anymore");
+  if (!d) throw new DomainError("invalid", "The watch or run of this delivery was deleted");
+  const target = await webhookTarget(d, send.audience.startsWith("follow:") ? send.audience.slice("follow:".length) : null);
+  if (!target) throw new DomainError("invalid", "That webhook is no longer configured (or the follow ended)");
   const notices = (d.execution.notices as Notice[] | null) ?? [{ event: "task.condition_met" }];
   const notice = notices.find((n) => n.event === send.event) ?? ({ event: "task.condition_met" } as Notice);
   const last = await db.notificationSend.aggregate({
-    where: { execution_id: send.execution_id, event: send.event, notification_type: "webhook" },
+    where: { execution_id: send.execution_id, event: send.event, notification_type: "webhook", audience: send.audience },
     _max: { attempt: true },
   });
   const claim = await claimAttempt({
     user_id: user.id,
+    audience: send.audience,
     task_id: d.task.id,
     execution_id: send.execution_id,
     event: notice.event,
     notification_type: "webhook",
-    recipient: d.config.url ?? "",
+    recipient: target.endpoint.url ?? "",
     attempt: (last._max.attempt ?? send.attempt) + 1,
   });
-  if ("existing" in claim) throw apiError(409, "This delivery is being redelivered already");
-  const sent = await deliverTo(d, d.config, notice);
+  if ("existing" in claim) throw new DomainError("conflict", "This delivery is being redelivered already");
+  const sent = await deliverTo(d, target, notice);
   await settleAttempt(claim.id, sent.status, sent.error);
-  return sendView(await db.notificationSend.findUniqueOrThrow({ where: { id: claim.id } }));
+  return sendView(await db.notificationSend.findUniqueOrThrow({ where: { id: claim.id } }), user);
 }

@@ -1,12 +1,14 @@
 /**
- * Webhooks, signed with Standard Webhooks and the owner's `whsec_` secret (CONTRACT §6). The webhook-id is
- * stable per execution, so receivers can drop the retries they already processed.
+ * Webhooks, signed with Standard Webhooks and the receiving account's `whsec_` secret (CONTRACT §6): the owner's for
+ * the watch's own webhook, a follower's for theirs (CONTRACT §9). The webhook-id is stable per execution and event, so
+ * receivers can drop the retries they already processed.
  */
 import { Webhook } from "standardwebhooks";
 import { env } from "../env";
-import type { Execution, Task, TaskNotification, User } from "../db";
+import { db, type Execution, type Task, type User } from "../db";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
-import { executionView } from "../tasks/views";
+import type { NotificationConfig } from "../tasks/schemas";
+import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
 import { claimAttempt, loadDelivery, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, type Notice, type WatchEvent } from "./events";
@@ -16,8 +18,9 @@ export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as cons
 const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 const TIMEOUT_MS = 10_000;
 
-export function webhookPayload(task: Task, execution: Execution, notice: Notice | { event: "task.test" }, now = new Date()) {
-  const e = executionView(execution);
+/** `publicView`: what a follower sees of the run (no model, usage or error text). */
+export function webhookPayload(task: Task, execution: Execution, notice: Notice | { event: "task.test" }, publicView = false, now = new Date()) {
+  const e = publicView ? publicExecutionView(execution) : executionView(execution);
   const { event, ...extra } = notice;
   return {
     type: event,
@@ -52,7 +55,9 @@ export const messageId = (executionId: string, event: WatchEvent) => `msg_${exec
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 
-async function post(user: User, config: TaskNotification, msgId: string, payload: unknown): Promise<Sent> {
+type Endpoint = { url: string | null; method: string | null; headers: unknown };
+
+async function post(user: User, config: Endpoint, msgId: string, payload: unknown): Promise<Sent> {
   const url = config.url ?? "";
   if (!url.startsWith("https://") && !env.WEBHOOK_ALLOW_PRIVATE)
     return { status: "failed", error: "webhook url must use https", permanent: true };
@@ -82,30 +87,55 @@ async function post(user: User, config: TaskNotification, msgId: string, payload
 }
 
 /** One attempt of a run's notice to the watch's webhook; retried by the workflow while it fails for a reason that may pass. */
-export async function deliverWebhook(executionId: string, notice: Notice, attempt: number): Promise<DeliveryOutcome> {
+/** Where a run's notice goes by webhook: the watch's own channel, or a confirmed follower's (signed with their secret). */
+export type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
+
+export async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
+  if (!followId) return d.config ? { audience: "owner", user: d.user, endpoint: d.config, publicView: false } : null;
+  const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
+  if (!follow?.user || !follow.confirmed_at || follow.task_id !== d.task.id) return null;
+  const hook = (follow.notifications as NotificationConfig[]).find((n) => n.type === "webhook");
+  return hook?.type === "webhook" ? { audience: `follow:${follow.id}`, user: follow.user, endpoint: hook, publicView: true } : null;
+}
+
+/** One attempt of a run's notice by webhook; retried by the workflow while it fails for a reason that may pass. */
+export async function deliverWebhook(executionId: string, notice: Notice, attempt: number, followId?: string | null): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "webhook");
-  if (!d?.config) return { status: "none", retry: false };
+  const target = d && (await webhookTarget(d, followId));
+  if (!d || !target) return { status: "none", retry: false };
   const claim = await claimAttempt({
-    user_id: d.user.id,
+    user_id: target.user.id,
+    audience: target.audience,
     task_id: d.task.id,
     execution_id: executionId,
     event: notice.event,
     notification_type: "webhook",
-    recipient: d.config.url ?? "",
+    recipient: target.endpoint.url ?? "",
     attempt,
   });
   if ("existing" in claim) return { status: claim.existing.status, retry: false };
-  const sent = await deliverTo(d, d.config, notice);
+  const sent = await deliverTo(d, target, notice);
   await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
 }
 
-/** A run's notice, posted to the watch's webhook (the caller claims and settles the attempt). */
-export const deliverTo = (d: Delivery, config: TaskNotification, notice: Notice) =>
-  post(d.user, config, messageId(d.execution.id, notice.event), webhookPayload(d.task, d.execution, notice));
+/** A run's notice, posted to a target (the caller claims and settles the attempt). */
+export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
+  post(target.user, target.endpoint, messageId(d.execution.id, notice.event), webhookPayload(d.task, d.execution, notice, target.publicView));
+
+/** The confirmed followers of a public watch that have a webhook: each gets a delivery workflow of its own. */
+export async function followersWithWebhooks(executionId: string): Promise<string[]> {
+  const execution = await db.execution.findUnique({ where: { id: executionId }, select: { task: { select: { id: true, is_public: true } } } });
+  if (!execution?.task.is_public) return [];
+  const follows = await db.follow.findMany({
+    where: { task_id: execution.task.id, confirmed_at: { not: null }, user_id: { not: null } },
+    select: { id: true, notifications: true },
+  });
+  return follows.filter((f) => (f.notifications as NotificationConfig[]).some((n) => n.type === "webhook")).map((f) => f.id);
+}
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
-export async function sendTestWebhook(user: User, task: Task, config: TaskNotification) {
+export async function sendTestWebhook(user: User, task: Task, config: Endpoint) {
   const sample = {
     id: "00000000-0000-0000-0000-000000000000",
     task_id: task.id,

@@ -1,6 +1,6 @@
 /** What anonymous visitors read: the public watch directory, a watch's findings as RSS, and the waitlist. */
 import { Feed } from "feed";
-import { apiError, notFound } from "../api/errors";
+import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
 import { countTasks, findTasks } from "../tasks/reads";
@@ -89,7 +89,7 @@ export async function joinWaitlist(rawEmail: string) {
     });
     return { message: "You're on the waitlist. We'll email you when your spot opens.", position };
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw apiError(409, "Email already on waitlist");
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw new DomainError("conflict", "Email already on waitlist");
     throw e;
   }
 }

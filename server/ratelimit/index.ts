@@ -6,7 +6,7 @@
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import { env } from "../env";
 
 export const BUCKETS = {
@@ -14,6 +14,7 @@ export const BUCKETS = {
   "public-task": { limit: 20, per: "ip" },
   rss: { limit: 10, per: "ip" },
   waitlist: { limit: 5, per: "ip" },
+  follow: { limit: 5, per: "ip" },
   "user-write": { limit: env.RATE_LIMIT_USER_PER_MIN, per: "user" },
   "api-key-create": { limit: 3, per: "user" },
   preview: { limit: 10, per: "user" },
@@ -105,5 +106,5 @@ export const rateLimitMessage = (retryAfter: number) => `Rate limit exceeded. Tr
 
 /** The 429 of CONTRACT §7 as an error; server/api/trpc.ts sends its headers with it. */
 export function rateLimitedError(verdict: { retryAfter: number; headers: Record<string, string> }) {
-  return Object.assign(apiError(429, rateLimitMessage(verdict.retryAfter)), { headers: verdict.headers });
+  return new DomainError("rate_limited", rateLimitMessage(verdict.retryAfter), { headers: verdict.headers });
 }

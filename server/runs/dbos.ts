@@ -33,7 +33,7 @@ async function start(followUp: FollowUp) {
   const workflowID = followUpId(followUp);
   if (followUp.name === "watch/armed")
     return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
-  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId, followUp.data.notice);
+  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId, followUp.data.notice, followUp.data.followId);
 }
 
 /**
@@ -53,13 +53,16 @@ const step: WorkflowStep = {
 const g = globalThis as unknown as {
   __watchDbos?: {
     watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
-    webhookDelivery: (executionId: string, notice?: Notice) => Promise<unknown>;
+    webhookDelivery: (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>;
   };
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
 const registered = (g.__watchDbos ??= {
   watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), { name: "watchRun" }),
-  webhookDelivery: DBOS.registerWorkflow((executionId: string, notice?: Notice) => webhookDelivery(step, executionId, notice), { name: "webhookDelivery" }),
+  webhookDelivery: DBOS.registerWorkflow(
+    (executionId: string, notice?: Notice, followId?: string) => webhookDelivery(step, executionId, notice, followId),
+    { name: "webhookDelivery" },
+  ),
 });
 
 /** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */

@@ -7,8 +7,8 @@
  * and order, so existing ids keep their position.
  */
 import { env } from "../env";
-import { deliverEmail, deliverWebhook, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
-import { eventSuffix, type Notice, type WatchEvent } from "../notify/events";
+import { deliverEmail, deliverWebhook, emailFollowers, followersWithWebhooks, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
 
 export const STEP = {
@@ -18,6 +18,9 @@ export const STEP = {
   armNext: "arm-next",
   deliverEmail: (event: WatchEvent) => `deliver-email${eventSuffix(event)}`,
   startWebhookDelivery: (event: WatchEvent) => `start-webhook-delivery${eventSuffix(event)}`,
+  emailFollowers: (event: WatchEvent) => `email-followers${eventSuffix(event)}`,
+  followersWithWebhooks: (event: WatchEvent) => `followers-with-webhooks${eventSuffix(event)}`,
+  startFollowerWebhook: (event: WatchEvent, followId: string) => `start-webhook-delivery${eventSuffix(event)}:${followId}`,
   deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
   webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
 } as const;
@@ -26,8 +29,8 @@ export const STEP = {
 export type FollowUp =
   /** The watch's next wake-up (idempotent per watch and time). */
   | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
-  /** The webhook delivery of a run's notice, with its retries (idempotent per execution and event). */
-  | { name: "watch/webhook.deliver"; data: { executionId: string; notice: Notice } };
+  /** The webhook delivery of a run's notice, with its retries (idempotent per execution, event and follower). */
+  | { name: "watch/webhook.deliver"; data: { executionId: string; notice: Notice; followId?: string } };
 
 export interface WorkflowStep {
   /** Runs `fn` once and checkpoints its result; `database` steps are retried while the database is unreachable. */
@@ -40,7 +43,7 @@ export interface WorkflowStep {
 export function followUpId(f: FollowUp) {
   return f.name === "watch/armed"
     ? `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`
-    : `webhook:${f.data.executionId}${eventSuffix(f.data.notice.event)}`;
+    : `webhook:${f.data.executionId}${eventSuffix(f.data.notice.event)}${f.data.followId ? `:${f.data.followId}` : ""}`;
 }
 
 export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
@@ -74,11 +77,20 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
 }
 
-/** Each notice by email (a step) and by webhook (its own workflow: retries wait up to half an hour, off the run queue). */
+/**
+ * Each notice by email (a step) and by webhook (its own workflow: retries wait up to half an hour, off the run
+ * queue); findings and retractions of a public watch also to its followers, each follower's webhook in a workflow of
+ * its own (the list of them is a step, so a recovered run starts the same ones).
+ */
 async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
   for (const notice of notices) {
     await step.run(STEP.deliverEmail(notice.event), () => deliverEmail(executionId, notice), { database: true });
     await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId, notice } });
+    if (!forFollowers(notice.event)) continue;
+    await step.run(STEP.emailFollowers(notice.event), () => emailFollowers(executionId, notice), { database: true });
+    const follows = await step.run(STEP.followersWithWebhooks(notice.event), () => followersWithWebhooks(executionId), { database: true });
+    for (const followId of follows)
+      await step.send(STEP.startFollowerWebhook(notice.event, followId), { name: "watch/webhook.deliver", data: { executionId, notice, followId } });
   }
 }
 
@@ -90,9 +102,9 @@ const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | nul
  * A notice's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. (Deliveries
  * started before runs had several notices carry no notice: they were a finding's.)
  */
-export async function webhookDelivery(step: WorkflowStep, executionId: string, notice: Notice = { event: "task.condition_met" }) {
+export async function webhookDelivery(step: WorkflowStep, executionId: string, notice: Notice = { event: "task.condition_met" }, followId?: string) {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, notice, attempt), { database: true });
+    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, notice, attempt, followId), { database: true });
     if (!outcome.retry) return { attempts: attempt, status: outcome.status };
     await step.sleep(STEP.webhookRetry(attempt), WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
   }

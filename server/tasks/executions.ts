@@ -1,5 +1,5 @@
 /** Executions: starting a run by hand ("Run now"), the conflict rule, and the history reads. */
-import { apiError, notFound } from "../api/errors";
+import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, type ExecutionStatus, type User } from "../db";
 import { prismaQuery, type Query } from "../db/sql";
@@ -33,7 +33,7 @@ export async function startExecution(taskId: string, force = false) {
     const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: OPEN } }, select: { id: true, started_at: true } });
     const stuck = open.filter((e) => isStuck(e.started_at, now));
     const live = open.filter((e) => !stuck.includes(e));
-    if (live.length && !force) throw apiError(409, ALREADY_RUNNING);
+    if (live.length && !force) throw new DomainError("conflict", ALREADY_RUNNING);
     await failStuck(prismaQuery(tx), stuck.map((e) => e.id), new Date(now));
     if (live.length)
       await tx.execution.updateMany({

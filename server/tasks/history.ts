@@ -2,7 +2,7 @@
  * A watch's definition history (CONTRACT §11): every update that changes a definition field is one entry with each
  * changed field's value before and after, written in the update's own transaction.
  */
-import { notFound } from "../api/errors";
+import { notFound } from "../errors";
 import { db, type Prisma, type User } from "../db";
 import type { TaskView } from "./schemas";
 

@@ -1,7 +1,7 @@
 /** Validation of a watch's notification channels (SPEC §2.3): 400 `Invalid notification: …` on any problem. */
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import { env } from "../env";
 import { NotificationConfig, type NotificationConfig as Config } from "./schemas";
 
@@ -23,7 +23,7 @@ const RESERVED_HEADERS = new Set([
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_HEADERS = 20;
 
-const invalid = (why: string) => apiError(400, `Invalid notification: ${why}`);
+const invalid = (why: string) => new DomainError("invalid", `Invalid notification: ${why}`);
 
 /** A literal address or `localhost` in the URL; names that resolve to such addresses are refused at delivery. */
 export function isPrivateHost(hostname: string) {
@@ -65,7 +65,7 @@ export function parseNotifications(items: unknown[]): Config[] {
     const type = (item as { type?: unknown })?.type;
     if (type !== "email" && type !== "webhook")
       throw invalid(`type must be 'email' or 'webhook', got ${JSON.stringify(type ?? null)}`);
-    if (seen.has(type)) throw apiError(400, DUPLICATE_NOTIFICATIONS);
+    if (seen.has(type)) throw new DomainError("invalid", DUPLICATE_NOTIFICATIONS);
     seen.add(type);
     const parsed = NotificationConfig.safeParse(item);
     if (!parsed.success) {

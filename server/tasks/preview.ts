@@ -3,7 +3,7 @@
  * against the monthly budget, nothing recorded but the usage.
  */
 import { AgentError, runAgent, withAgentSlot } from "../agent";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import type { User } from "../db";
 import { transaction } from "../db/sql";
 import { gate } from "../runs/trust";
@@ -15,7 +15,7 @@ export type PreviewInput = { search_query: string; condition_description?: strin
 export async function previewTask(user: User, input: PreviewInput) {
   const now = new Date();
   const counted = await transaction((query) => countRun(query, user.id, now));
-  if (!counted) throw apiError(403, budgetExhausted(now));
+  if (!counted) throw new DomainError("forbidden", budgetExhausted(now));
   const bounds = { min_confidence: input.min_confidence ?? TRUST_DEFAULTS.min_confidence, min_sources: input.min_sources ?? TRUST_DEFAULTS.min_sources };
   let run;
   try {
@@ -38,8 +38,8 @@ export async function previewTask(user: User, input: PreviewInput) {
       }),
     );
   } catch (e) {
-    if (e instanceof AgentError && e.notConfigured) throw apiError(503, e.message);
-    if (e instanceof AgentError) throw apiError(502, e.message);
+    if (e instanceof AgentError && e.notConfigured) throw new DomainError("unavailable", e.message);
+    if (e instanceof AgentError) throw new DomainError("upstream_failed", e.message);
     throw e;
   }
   await transaction((query) => addTokens(query, user.id, now, run.usage));

@@ -8,6 +8,7 @@ import type { TaskRow } from "./views";
 
 export type TaskFilter = {
   id?: string;
+  ids?: string[];
   userId?: string;
   state?: TaskState;
   publicOnly?: boolean;
@@ -28,6 +29,7 @@ function where(filter: TaskFilter) {
   const values: unknown[] = [];
   const param = (v: unknown) => `$${values.push(v)}`;
   if (filter.id) clauses.push(`t.id = ${param(filter.id)}::uuid`);
+  if (filter.ids) clauses.push(`t.id = ANY(${param(filter.ids)}::uuid[])`);
   if (filter.userId) clauses.push(`t.user_id = ${param(filter.userId)}::uuid`);
   if (filter.state) clauses.push(`t.state = ${param(filter.state)}::"TaskState"`);
   if (filter.publicOnly) clauses.push("t.is_public");
@@ -54,6 +56,7 @@ function toRow(raw: Raw): TaskRow {
 }
 
 export async function findTasks(filter: TaskFilter, page?: { order?: TaskOrder; limit?: number; offset?: number }): Promise<TaskRow[]> {
+  if (filter.ids?.length === 0) return [];
   const w = where(filter);
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
   const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";

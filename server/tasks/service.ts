@@ -3,17 +3,18 @@
  * of SPEC §3.1, visibility and forking. A state change calls the scheduler after its commit; when the
  * scheduler fails, the request's changes are written back (SPEC §3.1 rule 2).
  */
-import { apiError, notFound, validationError } from "../api/errors";
+import { DomainError, notFound, validationError } from "../errors";
 import { db, Prisma, type TaskState, type User } from "../db";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
-import { verifyPauseToken } from "../notify/links";
+import { readToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import { CADENCE_ORDER, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
 import { findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
+import { endAllFollows } from "../follows/service";
 import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import type { z } from "zod";
 
@@ -28,7 +29,7 @@ const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
 };
 
 export function checkTransition(from: TaskState, to: TaskState) {
-  if (from !== to && !TRANSITIONS[from].includes(to)) throw apiError(400, `Invalid state transition: ${from} -> ${to}`);
+  if (from !== to && !TRANSITIONS[from].includes(to)) throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
 }
 
 function notificationRows(configs: ReturnType<typeof parseNotifications>) {
@@ -138,7 +139,7 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   } catch (e) {
     await restoreTask(current, changeId);
     const reason = e instanceof Error ? e.message : String(e);
-    throw apiError(500, `Failed to change task state: ${reason}. Task update rolled back.`, e);
+    throw new DomainError("internal", `Failed to change task state: ${reason}. Task update rolled back.`, { cause: e });
   }
   return ownerTaskView(row);
 }
@@ -192,11 +193,12 @@ export async function deleteTask(user: User, id: string) {
 export async function setVisibility(user: User, id: string, isPublic: boolean) {
   const task = await db.task.findFirst({ where: { id, user_id: user.id }, select: { id: true, is_public: true } });
   if (!task) throw notFound();
-  if (isPublic && !user.username) throw apiError(400, "You must set a username before making tasks public");
+  if (isPublic && !user.username) throw new DomainError("invalid", "You must set a username before making tasks public");
   const now = new Date();
   await db.$transaction(async (tx) => {
     await tx.task.update({ where: { id }, data: { is_public: isPublic, updated_at: now } });
     if (task.is_public !== isPublic) await recordChanges(tx, id, { is_public: { from: task.is_public, to: isPublic } }, now);
+    if (!isPublic) await endAllFollows(tx, id);
   });
   return { is_public: isPublic };
 }
@@ -254,7 +256,7 @@ export async function readPublicTask(id: string, readerId: string | null) {
 
 /** The pause button behind the link in notification emails (server/notify/links.ts). */
 export async function pauseFromLink(taskId: string, token: string) {
-  if (!(await verifyPauseToken(taskId, token))) throw apiError(400, "Invalid or expired link");
+  if ((await readToken("pause", token)) !== taskId) throw new DomainError("invalid", "Invalid or expired link");
   const task = await db.task.findUnique({ where: { id: taskId } });
   if (!task) throw notFound();
   if (task.state === "active") {

@@ -8,6 +8,7 @@ import type { WebhookEvent } from "@clerk/backend/webhooks";
 import type { Caller } from "../auth";
 import { fetchClerkProfile, profileFromUserJson, type ClerkProfile } from "../auth/clerk";
 import { db, Prisma, type User } from "../db";
+import { isDomainError } from "../errors";
 import { scheduler } from "../scheduler";
 import { userView } from "./service";
 
@@ -47,7 +48,7 @@ export async function sessionUser(clerkUserId: string, sessionId: string | null)
     refresh = fetchClerkProfile(clerkUserId)
       .then((profile) => applyProfile(user, { ...profile, clerk_session_id: sessionId }))
       .catch(async (e: unknown) => {
-        if ((e as { code?: string }).code === "NOT_FOUND") return applyProfile(user, { is_active: false, clerk_session_id: sessionId });
+        if (isDomainError(e, "not_found")) return applyProfile(user, { is_active: false, clerk_session_id: sessionId });
         console.error(`clerk: refreshing user ${user.id} failed; the stored profile serves for now`, e);
         failedRecently.set(sessionId, Date.now() + RETRY_FAILED_AFTER_MS);
         return user;

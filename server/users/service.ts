@@ -1,7 +1,7 @@
 /** Accounts: sync from Clerk, profile, welcome flag, usernames (set once) and the webhook signing secret. */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { apiError } from "../api/errors";
+import { DomainError } from "../errors";
 import { db, Prisma, type User } from "../db";
 
 export const UserSchema = z
@@ -63,16 +63,16 @@ export async function setUsername(user: User, raw: string) {
   const name = raw.trim().toLowerCase();
   if (user.username) {
     if (user.username === name) return userView(user);
-    throw apiError(400, "Username cannot be changed once set. This protects your public task URLs from breaking.");
+    throw new DomainError("invalid", "Username cannot be changed once set. This protects your public task URLs from breaking.");
   }
   const problem = usernameProblem(name);
-  if (problem) throw apiError(400, `Invalid username: ${problem}`);
+  if (problem) throw new DomainError("invalid", `Invalid username: ${problem}`);
   try {
     // Conditional update: a concurrent request that set a username first wins.
     const { count } = await db.user.updateMany({ where: { id: user.id, username: null }, data: { username: name, updated_at: new Date() } });
-    if (!count) throw apiError(400, "Username cannot be changed once set. This protects your public task URLs from breaking.");
+    if (!count) throw new DomainError("invalid", "Username cannot be changed once set. This protects your public task URLs from breaking.");
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw apiError(409, "Username already taken");
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw new DomainError("conflict", "Username already taken");
     throw e;
   }
   return userView(await db.user.findUniqueOrThrow({ where: { id: user.id } }));

@@ -105,9 +105,11 @@ describe("email rules", () => {
     const { task, token } = Object.fromEntries(link.searchParams);
     expect(task).toBe(t.id);
     // Signed by the service, bound to this watch and an expiry (7 days ahead).
-    const [expires] = token!.split(".");
+    const [subject, expires, mac] = token!.split(".");
+    expect(subject).toBe(t.id);
     expect(Number(expires) * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3_600_000);
-    for (const forged of [`${expires}.forged`, `${Number(expires) + 60}.${token!.split(".")[1]}`, "1.x"])
+    const otherWatch = (await api("POST", "/api/v1/tasks", { search_query: "another", state: "paused" })).body.id;
+    for (const forged of [`${subject}.${expires}.forged`, `${subject}.${Number(expires) + 60}.${mac}`, `${otherWatch}.${expires}.${mac}`, `${subject}.0.${mac}`, "1.x"])
       expect((await api("POST", "/api/v1/email/pause", { task, token: forged })).body).toEqual({ detail: "Invalid or expired link" });
     expect((await api("POST", "/api/v1/email/pause", { task, token })).body).toEqual({ status: "paused" });
     expect((await api("GET", `/api/v1/tasks/${t.id}`)).body).toMatchObject({ state: "paused", next_run: null });

@@ -1,6 +1,7 @@
-import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { notFound, redirect } from "next/navigation";
+import { isZodError } from "@/server/api/errors";
 import { serverCaller } from "@/server/api/server-caller";
+import { isDomainError } from "@/server/errors";
 
 /**
  * The caller's own watch. Someone else's public watch opens on its public page; anything else (private,
@@ -12,8 +13,9 @@ export async function ownWatch(id: string) {
   try {
     task = await caller.tasks.get({ id });
   } catch (e) {
-    const status = e instanceof Error && "code" in e ? getHTTPStatusCodeFromError(e as Parameters<typeof getHTTPStatusCodeFromError>[0]) : 500;
-    if (status === 404 || status === 400) notFound();
+    // The in-process caller throws tRPC's error around the domain's (or the input's validation failure).
+    const cause = (e as { cause?: unknown }).cause;
+    if (isDomainError(cause, "not_found") || isZodError(cause)) notFound();
     throw e;
   }
   if (task.owner) redirect(`/w/${task.id}`);

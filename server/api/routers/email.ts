@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "../../text";
-import { apiError } from "../errors";
+import { DomainError } from "../../errors";
 import { verifyEmailToken } from "../../notify";
 import { pauseFromLink } from "../../tasks/service";
 import { publicProcedure, router, syncParsed } from "../trpc";
@@ -15,7 +15,7 @@ export const emailRouter = router({
     .output(syncParsed(z.object({ verified: z.literal(true), email: z.string() })))
     .mutation(async ({ input }) => {
       const verified = await verifyEmailToken(input.token);
-      if (!verified) throw apiError(400, "Invalid or expired token");
+      if (!verified) throw new DomainError("invalid", "Invalid or expired token");
       return verified;
     }),
 

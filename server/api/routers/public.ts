@@ -4,7 +4,7 @@ import { authenticate } from "../../auth";
 import { serviceHealth } from "../../health";
 import { Id, TaskSchema } from "../../tasks/schemas";
 import { readPublicTask } from "../../tasks/service";
-import { apiError } from "../errors";
+import { DomainError } from "../../errors";
 import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
 import { authedProcedure, ipRateLimited, publicProcedure, router, syncParsed } from "../trpc";
 
@@ -59,7 +59,7 @@ export const publicRouter = router({
     .input(z.void())
     .output(syncParsed(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() }))))
     .query(({ ctx }) => {
-      if (ctx.user.role !== "admin") throw apiError(403, "Admins only");
+      if (ctx.user.role !== "admin") throw new DomainError("forbidden", "Admins only");
       return listWaitlist();
     }),
 

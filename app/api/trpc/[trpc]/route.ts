@@ -18,9 +18,8 @@ const handler = async (original: Request) => {
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
     createContext: () => createContext({ headers: req.headers, via: "trpc", httpMethod: req.method }),
-    onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? ""} failed:`, error.cause ?? error);
-    },
+    // Procedures log their own failures with the request's id (the base procedure in server/api/trpc.ts).
+    responseMeta: ({ ctx }) => ({ headers: ctx ? { ...ctx.res.headers, "x-request-id": ctx.requestId } : {} }),
   });
 };
 

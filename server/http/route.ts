@@ -1,0 +1,44 @@
+/**
+ * The pipeline of every route outside tRPC (RSS, one-click unsubscribe, the waitlist form, …): the request's id, the
+ * client's rate-limit bucket (the front recorded its address), and errors answered like the API's — a DomainError by
+ * its code, a validation failure as the 422 list, a database outage as 503 with Retry-After, anything else a logged
+ * 500 "Internal Server Error". The API's own pipeline is the base procedure of server/api/trpc.ts.
+ */
+import { randomUUID } from "node:crypto";
+import { HTTP_STATUS, isZodError, validationDetails } from "../api/errors";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
+import { isDomainError } from "../errors";
+import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
+
+type Handler<P> = (req: Request, params: P) => Promise<Response>;
+
+const json = (status: number, body: unknown, headers: Record<string, string>) => Response.json(body, { status, headers });
+
+export function route<P = Record<string, never>>(
+  opts: { bucket?: Bucket; /** An answer of the route's own kind when the client is over its limit (a form redirects). */ limited?: (req: Request, message: string) => Response },
+  handle: Handler<P>,
+) {
+  return async (req: Request, context?: { params?: Promise<P> }) => {
+    const headers: Record<string, string> = { "x-request-id": req.headers.get("x-request-id") ?? randomUUID() };
+    const params = ((await context?.params) ?? {}) as P;
+    try {
+      if (opts.bucket) {
+        const verdict = await takeToken(opts.bucket, req.headers.get("x-watch-client-ip") ?? "unknown");
+        Object.assign(headers, verdict.headers);
+        if (!verdict.ok) {
+          const message = rateLimitMessage(verdict.retryAfter);
+          return opts.limited ? opts.limited(req, message) : json(429, { detail: message }, headers);
+        }
+      }
+      const res = await handle(req, params);
+      for (const [k, v] of Object.entries(headers)) if (!res.headers.has(k)) res.headers.set(k, v);
+      return res;
+    } catch (e) {
+      if (isDomainError(e)) return json(HTTP_STATUS[e.code], { detail: e.message }, { ...headers, ...e.headers });
+      if (isZodError(e)) return json(422, { detail: validationDetails(e.issues, params, () => "path") }, headers);
+      if (isDatabaseUnavailable(e)) return json(503, { detail: DATABASE_UNAVAILABLE }, { ...headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+      console.error(`[request ${headers["x-request-id"]}] ${req.method} ${new URL(req.url).pathname} failed:`, e);
+      return json(500, { detail: "Internal Server Error" }, headers);
+    }
+  };
+}
