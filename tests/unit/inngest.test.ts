@@ -33,6 +33,8 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
     [STEP.armNext]: () => undefined,
     [STEP.deliverEmail("task.condition_met")]: () => ({ status: "sent", retry: false }),
     [STEP.startWebhookDelivery("task.condition_met")]: () => undefined,
+    [STEP.emailFollowers("task.condition_met")]: () => ({ followers: 0 }),
+    [STEP.followersWithWebhooks("task.condition_met")]: () => [],
     [STEP.deliverWebhook(1)]: () => ({ status: "sent", retry: false }),
     ...overrides,
   };

@@ -32,7 +32,7 @@ describe("OpenAPI document", () => {
       expect(op(method, path).security, `${method} ${path}`).toBeUndefined();
       expect(op(method, path).responses["401"], `${method} ${path}`).toBeUndefined();
     }
-    const isPublic = (m: string, p: string) => PUBLIC.some(([pm, pp]) => pm === m && pp === p) || p.startsWith("/api/v1/email/");
+    const isPublic = (m: string, p: string) => PUBLIC.some(([pm, pp]) => pm === m && pp === p) || p.startsWith("/api/v1/email/") || p.startsWith("/api/v1/public/");
     for (const [path, item] of Object.entries(doc.paths))
       for (const [method, o] of Object.entries(item)) {
         if (isPublic(method, path)) continue;

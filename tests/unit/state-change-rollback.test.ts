@@ -55,7 +55,7 @@ describe("state change rollback", () => {
       state: "paused",
       notifications: [{ type: "webhook", url: "https://example.com/hook" }],
     }).catch((e) => e);
-    expect(err.code).toBe("INTERNAL_SERVER_ERROR");
+    expect(err.code).toBe("internal");
     expect(err.message).toBe("Failed to change task state: scheduler unreachable. Task update rolled back.");
     expect(calls).toEqual(["disarm"]);
     const after = await db.task.findUniqueOrThrow({ where: { id: task.id }, include: { notifications: true } });
