@@ -19,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <nav className="dash-nav" aria-label="Dashboard">
         <Link href="/dashboard">Watches</Link>
         <Link href="/dashboard/new">New watch</Link>
+        <Link href="/dashboard/following">Following</Link>
         <Link href="/dashboard/notifications">Notifications</Link>
         <Link href="/dashboard/settings">Settings</Link>
         {user.role === "admin" ? <Link href="/dashboard/admin">Waitlist</Link> : null}

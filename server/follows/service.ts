@@ -124,3 +124,8 @@ export async function endAllFollows(tx: Prisma.TransactionClient, taskId: string
   await tx.follow.deleteMany({ where: { task_id: taskId } });
   await countFollowers(tx, taskId, -count);
 }
+
+/** Whether `user` follows the watch (its public page shows Follow or Unfollow). */
+export async function isFollowing(user: User, taskId: string) {
+  return (await db.follow.count({ where: { task_id: taskId, user_id: user.id } })) > 0;
+}

@@ -6,10 +6,12 @@ import { z } from "zod";
 import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
 import { publicFindings } from "@/server/public/service";
+import { isFollowing } from "@/server/follows/service";
 import { readPublicTask } from "@/server/tasks/service";
 import { publicExecutionView } from "@/server/tasks/views";
 import { Markdown, Sources, when } from "../../components";
 import { ForkButton } from "../../dashboard/ui/actions";
+import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +25,8 @@ const load = cache(async (id: string) => {
   const reader = await viewer();
   const task = await readPublicTask(id, reader?.id ?? null).catch(() => null);
   if (!task) return null;
-  return { limited: false as const, task, reader, findings: (await publicFindings(id, 50)).map(publicExecutionView) };
+  const [findings, following] = await Promise.all([publicFindings(id, 50), reader ? isFollowing(reader, id) : false]);
+  return { limited: false as const, task, reader, following, findings: findings.map(publicExecutionView) };
 });
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -47,7 +50,8 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
   const data = await load(id);
   if (!data) notFound();
   if (data.limited) return <TooManyRequests retryAfter={data.retryAfter} />;
-  const { task, reader, findings } = data;
+  const { task, reader, following, findings } = data;
+  const isOwner = !!reader && task.user_id === null && reader.username === task.owner?.username;
   return (
     <main>
       <p className="muted">
@@ -67,9 +71,16 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
         <dd>{when(task.next_run)}</dd>
         <dt>Followers</dt>
         <dd>
-          {task.subscriber_count} forks · {task.view_count} views
+          {task.subscriber_count} following or forked · {task.view_count} views
         </dd>
       </dl>
+      <section aria-label="Follow this watch" className="row">
+        {isOwner ? null : reader ? (
+          <FollowButton taskId={task.id} following={following} email={reader.email} />
+        ) : (
+          <FollowByEmail taskId={task.id} />
+        )}
+      </section>
       <p>
         <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> ·{" "}
         {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>} or fork with the API:{" "}
