@@ -285,7 +285,7 @@ function buildProgram() {
     .command("sends")
     .description("notification delivery history (and `sends redeliver <id>`)")
     .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
-    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted", "task.test", "email.verification"]))
+    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted", "task.test", "email.verification", "follow.confirmation", "digest.daily"]))
     .option("--watch <id>", "only this watch")
     .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
     .action(async (o: { type?: "email" | "webhook"; event?: SendEvent; watch?: string; limit: number }) => {
@@ -308,6 +308,62 @@ function buildProgram() {
       Object.entries(changes).map(([field, c]) => `  ${field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}\n`).join("");
     print(list, () => (list.length ? list.map((h) => `${h.at}\n${describe(h.changes)}`).join("") : "(no changes since it was created)\n"));
   });
+
+  program
+    .command("preview <query>")
+    .description("what the agent would answer now (saves nothing; counts one run)")
+    .option("--when <condition>", "what counts as news (default: the query)")
+    .addOption(minConfidence())
+    .addOption(minSources())
+    .action(async (query: string, o: { when?: string } & Bounds) => {
+      const r = await client().watches.preview({ search_query: query, condition_description: o.when, min_confidence: o.minConfidence, min_sources: o.minSources });
+      const held = r.condition_met && r.gate && !r.gate.passed ? ` (would be held: ${r.gate.reason})` : "";
+      print(r, () =>
+        `${r.condition_met ? "MET" : "not met"}${held}, confidence ${r.confidence}\n\n${r.answer}\n\n` +
+        (r.sources.length ? r.sources.map((s) => `  ${s.url}\n`).join("") + "\n" : "") +
+        `Next check would be ${r.next_run}: ${r.next_run_reason}\n`,
+      );
+    });
+
+  program
+    .command("follow <id>")
+    .description("follow a public watch with your own channels (again: replaces them)")
+    .option("--email <address>", "notify this address")
+    .option("--webhook <url>", "notify this URL (signed with your webhook secret)")
+    .action(async (id: string, o: { email?: string; webhook?: string }) => {
+      const notifications = notificationsFrom(o);
+      if (!notifications?.length) throw new UsageError("give --email, --webhook or both");
+      const f = await client().follows.follow(id, notifications);
+      print(f, () => `Following ${f.task_id}: ${f.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.url}`)).join(", ")}\n`);
+    });
+
+  program.command("unfollow <id>").description("stop following a watch").action(async (id: string) => {
+    await client().follows.unfollow(id);
+    print({ task_id: id, following: false }, () => `No longer following ${id}\n`);
+  });
+
+  program.command("following").description("the public watches you follow").action(async () => {
+    const list = await client().follows.list();
+    const rows = list.map((f) => ({ id: f.task.id, name: f.task.name, state: f.task.state, channels: f.notifications.map((n) => n.type).join(", "), since: f.created_at }));
+    print(list, () => table(rows, ["id", "name", "state", "channels", "since"]));
+  });
+
+  program
+    .command("settings")
+    .description("your time zone, quiet hours and daily digest (shown, or changed by the options given)")
+    .option("--timezone <zone>", "IANA time zone, e.g. Europe/Berlin")
+    .option("--quiet-hours <HH:MM-HH:MM|off>", "hold email between these local times (webhooks never wait)")
+    .addOption(new Option("--digest <mode>", "one email a day at 08:00 instead of one per finding").choices(["daily", "off"]))
+    .action(async (o: { timezone?: string; quietHours?: string; digest?: "daily" | "off" }) => {
+      const c = client();
+      const changes = { timezone: o.timezone, quiet_hours: o.quietHours === undefined ? undefined : parseQuietHours(o.quietHours), email_digest: o.digest };
+      const settings = Object.values(changes).every((v) => v === undefined) ? await c.settings.get() : await c.settings.update(changes);
+      print(settings, () =>
+        `time zone    ${settings.timezone}\n` +
+        `quiet hours  ${settings.quiet_hours ? `${settings.quiet_hours.start} to ${settings.quiet_hours.end}` : "off"}\n` +
+        `digest       ${settings.email_digest}\n`,
+      );
+    });
 
   program.command("usage").description("your runs and tokens this month against your limits").action(async () => {
     const c = client();
@@ -404,6 +460,15 @@ function parseMinutes(v: string) {
   if (!match) throw new UsageError(`expected a duration like 30m, 1h or 7d, got "${v}"`);
   const unit = { m: 1, min: 1, h: 60, d: 1440 }[(match[2] ?? "m").toLowerCase() as "m" | "min" | "h" | "d"];
   return Number(match[1]) * unit;
+}
+
+/** "22:00-07:00" → {start, end}; "off" → null (the server checks the times). */
+function parseQuietHours(v: string) {
+  if (v.trim().toLowerCase() === "off") return null;
+  const match = /^\s*(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})\s*$/.exec(v);
+  if (!match) throw new UsageError(`expected quiet hours like 22:00-07:00, or off; got "${v}"`);
+  const pad = (t: string) => t.padStart(5, "0");
+  return { start: pad(match[1]!), end: pad(match[2]!) };
 }
 
 function parsePositive(v: string) {

@@ -22,6 +22,9 @@ export type ApiKey = components["schemas"]["ApiKey"];
 export type TaskState = Task["state"];
 export type CreateTaskInput = NonNullable<paths["/api/v1/tasks"]["post"]["requestBody"]>["content"]["application/json"];
 export type UpdateTaskInput = Omit<NonNullable<paths["/api/v1/tasks/{id}"]["put"]["requestBody"]>["content"]["application/json"], "id">;
+export type Settings = components["schemas"]["Settings"];
+export type SettingsInput = NonNullable<paths["/api/v1/users/me/settings"]["patch"]["requestBody"]>["content"]["application/json"];
+export type PreviewInput = NonNullable<paths["/api/v1/tasks/preview"]["post"]["requestBody"]>["content"]["application/json"];
 export type Notification = { type: "email"; address: string } | { type: "webhook"; url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
 
 /** Where hosted Watch lives; SERVICE_URL overrides it, SERVICE_NOAUTH=1 defaults to the local development server. */
@@ -109,6 +112,8 @@ export function createClient(options: ClientOptions = {}) {
       unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } })),
     history: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/history", { params: { path: { id }, query: opts } })),
+    /** What the agent would answer now (saves nothing; counts one run against the monthly budget). */
+    preview: (input: PreviewInput) => unwrap(api.POST("/api/v1/tasks/preview", { body: input })),
   };
 
   return {
@@ -126,6 +131,19 @@ export function createClient(options: ClientOptions = {}) {
       revoke: (id: string) => unwrap(api.DELETE("/auth/api-keys/{id}", byId(id))),
     },
     me: () => unwrap(api.GET("/auth/me")),
+    settings: {
+      get: () => unwrap(api.GET("/auth/me")).then((u) => u.settings),
+      /** Time zone, quiet hours (`null` to clear) and the daily digest; answers the updated settings. */
+      update: (changes: SettingsInput) => unwrap(api.PATCH("/api/v1/users/me/settings", { body: changes })).then((u) => u.settings),
+    },
+    follows: {
+      /** Follow a public watch with your own channels (again: replaces them). */
+      follow: (taskId: string, notifications: Notification[]) => unwrap(api.POST("/api/v1/tasks/{id}/follow", { ...byId(taskId), body: { notifications } })),
+      unfollow: (taskId: string) => unwrap(api.DELETE("/api/v1/tasks/{id}/follow", byId(taskId))).then(() => undefined),
+      list: () => unwrap(api.GET("/api/v1/follows")),
+      /** Anyone, without an account: a confirmation email goes to `email` (the answer is the same either way). */
+      byEmail: (taskId: string, email: string) => unwrap(api.POST("/api/v1/public/tasks/id/{id}/follow", { ...byId(taskId), body: { email } })),
+    },
     usage: {
       get: () => unwrap(api.GET("/api/v1/usage")),
       byTask: (opts: { limit?: number } = {}) => unwrap(api.GET("/api/v1/usage/tasks", { params: { query: opts } })),

@@ -293,6 +293,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/me/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Your email settings: time zone, quiet hours (email waits until they end), daily digest */
+        patch: operations["users-settings"];
+        trace?: never;
+    };
     "/api/v1/users/me/username": {
         parameters: {
             query?: never;
@@ -1115,11 +1132,11 @@ export interface components {
             id: string;
             /** Format: uuid */
             user_id: string;
-            /** Format: uuid */
-            task_id: string;
+            /** @description Null for a daily digest */
+            task_id: string | null;
             /** @description The run that triggered the send; null for a test send or an address verification */
             execution_id: string | null;
-            /** @description What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, task.test, email.verification */
+            /** @description What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, account.budget_exhausted, task.test, email.verification, follow.confirmation, digest.daily */
             event: string;
             /** @description 1 for the first attempt, 2.. for retries */
             attempt: number;
@@ -1143,6 +1160,18 @@ export interface components {
             has_seen_welcome: boolean;
             /** Format: date-time */
             created_at: string;
+            settings: components["schemas"]["Settings"];
+        };
+        Settings: {
+            /** @description IANA time zone, e.g. Europe/Berlin */
+            timezone: string;
+            /** @description Local HH:MM; may span midnight */
+            quiet_hours: {
+                start: string;
+                end: string;
+            } | null;
+            /** @enum {string} */
+            email_digest: "off" | "daily";
         };
         ApiKey: {
             /** Format: uuid */
@@ -2460,7 +2489,7 @@ export interface operations {
             query?: {
                 notification_type?: "email" | "webhook";
                 task_id?: string;
-                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification" | "follow.confirmation";
+                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification" | "follow.confirmation" | "digest.daily";
                 limit?: number;
                 offset?: number;
             };
@@ -3122,6 +3151,95 @@ export interface operations {
             };
             /** @description API key not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "users-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timezone?: string;
+                    quiet_hours?: {
+                        start: string;
+                        end: string;
+                    } | null;
+                    /** @enum {string} */
+                    email_digest?: "off" | "daily";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

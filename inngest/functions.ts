@@ -3,7 +3,8 @@
  * tools, follow-ups become events whose ids make them idempotent, and flow control comes from the same config as
  * the embedded driver.
  */
-import { flowControl, followUpId, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
+import { env } from "../server/env";
+import { digestRun, emailDelivery, flowControl, followUpId, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
 import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 
@@ -57,4 +58,25 @@ export const webhookDeliveryRun = inngest.createFunction(
   },
 );
 
-export const functions = [scheduledRun, requestedRun, webhookDeliveryRun];
+export const emailDeliveryRun = inngest.createFunction(
+  { id: "watch-email-delivery", triggers: [{ event: events.emailDeliver }] },
+  async ({ event, step }) => {
+    const { executionId, notice, followId } = event.data as { executionId: string; notice: Notice; followId?: string };
+    return emailDelivery(adapt(step as unknown as InngestStep), executionId, notice, followId);
+  },
+);
+
+export const dailyDigest = inngest.createFunction(
+  {
+    id: "watch-daily-digest",
+    triggers: [{ event: events.digestArmed }],
+    cancelOn: [{ event: events.digestDisarmed, if: "async.data.userId == event.data.userId && async.data.at == event.data.at" }],
+  },
+  async ({ event, step }) => {
+    const { userId, at } = event.data as { userId: string; at: string };
+    await step.sleepUntil("wait-digest", new Date(Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS));
+    return digestRun(adapt(step as unknown as InngestStep), userId, at);
+  },
+);
+
+export const functions = [scheduledRun, requestedRun, webhookDeliveryRun, emailDeliveryRun, dailyDigest];

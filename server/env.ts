@@ -91,6 +91,8 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
 
   WEBHOOK_ALLOW_PRIVATE: flag,
+  /** Tests only: shifts the service's clock for quiet hours and digests (server/clock.ts). */
+  WATCH_CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
 });
 
 export type Env = z.infer<typeof schema> & { APP_URL: string };

@@ -18,7 +18,8 @@ export type Attempt = {
   user_id: string | null;
   /** "owner", or "follow:<id>": at most one delivery per audience. */
   audience?: string;
-  task_id: string;
+  /** Null for a daily digest. */
+  task_id: string | null;
   /** Null for a send no run triggered (test notification, address verification): never deduplicated. */
   execution_id: string | null;
   event: SendEvent;

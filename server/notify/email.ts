@@ -8,9 +8,10 @@ import { render } from "@react-email/render";
 import { Resend } from "resend";
 import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
 import { env } from "../env";
+import { heldUntil } from "../users/settings";
 import { db, type User } from "../db";
 import { noticeContent, type Content } from "./content";
-import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type DeliveryOutcome } from "./deliveries";
+import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type Delivery, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, toAccount, type Notice } from "./events";
 import type { NotificationConfig } from "../tasks/schemas";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
@@ -75,57 +76,60 @@ async function notificationEmail(task: { id: string; name: string; is_public: bo
   return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), action: { label: "Pause this watch", url: await pauseUrl(task.id) } });
 }
 
-/**
- * A run's notice by email: findings and retractions to the watch's email channel (held until a new address is
- * confirmed), a failing watch and its recovery to the account's own address.
- */
-export async function deliverEmail(executionId: string, notice: Notice): Promise<DeliveryOutcome> {
-  const d = await loadDelivery(executionId, "email");
-  if (!d) return { status: "none", retry: false };
-  const account = toAccount(notice.event);
-  if (!account && !d.config) return { status: "none", retry: false };
-  const recipient = account ? d.user.email : (d.config!.address ?? "");
-  const sent = await sendRecorded(
-    { user_id: d.user.id, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient },
-    async () => {
-      const { subject, ...content } = await noticeContent(notice, d);
-      return { subject, react: await notificationEmail(d.task, content), idempotencyKey: `watch-email-${executionId}${eventSuffix(notice.event)}` };
-    },
-    account ? undefined : () => unverifiedReason(d.user, d.task, recipient),
-  );
-  return { status: sent.status, retry: false };
+/** Who a run's notice goes to by email: the owner's channel (or address), or a follower's. */
+async function emailTarget(d: Delivery, notice: Notice, followId?: string | null) {
+  if (!followId) {
+    if (toAccount(notice.event)) return { audience: "owner", user: d.user, address: d.user.email, verify: false, unsubscribe: null };
+    return d.config?.address ? { audience: "owner", user: d.user, address: d.config.address, verify: true, unsubscribe: null } : null;
+  }
+  const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
+  if (!follow?.confirmed_at || follow.task_id !== d.task.id || !d.task.is_public) return null;
+  const channel = (follow.notifications as NotificationConfig[]).find((n) => n.type === "email");
+  const address = follow.email ?? (channel?.type === "email" ? channel.address : null);
+  if (!address) return null;
+  return { audience: `follow:${follow.id}`, user: follow.user, address, verify: !!follow.user, unsubscribe: await unsubscribeUrls(follow.id) };
 }
 
 /**
- * A finding or retraction of a public watch to each confirmed follower with an email address, at most once each
- * (a claim per follower), with a visible unsubscribe link and RFC 8058 one-click unsubscribe headers.
+ * When a run's notice may go by email (a step of its own, before any wait): now, when the recipient's quiet hours end,
+ * or in their next daily digest (findings and retractions only). An email follower without an account has no settings.
  */
-export async function emailFollowers(executionId: string, notice: Notice) {
+export async function planEmail(executionId: string, notice: Notice, followId?: string | null): Promise<EmailPlan> {
   const d = await loadDelivery(executionId, "email");
-  if (!d?.task.is_public) return { followers: 0 };
-  const follows = await db.follow.findMany({ where: { task_id: d.task.id, confirmed_at: { not: null } }, include: { user: true } });
-  let followers = 0;
-  for (const follow of follows) {
-    const channel = (follow.notifications as NotificationConfig[]).find((n) => n.type === "email");
-    const address = follow.email ?? (channel?.type === "email" ? channel.address : null);
-    if (!address) continue;
-    followers++;
-    const unsubscribe = await unsubscribeUrls(follow.id);
-    await sendRecorded(
-      { user_id: follow.user_id, audience: `follow:${follow.id}`, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient: address },
-      async () => {
-        const { subject, ...content } = await noticeContent(notice, d);
-        return {
-          subject,
-          react: WatchNotification({ watchName: d.task.name, ...content, watchUrl: watchUrl(d.task), whose: "A watch you follow", action: { label: "Unsubscribe", url: unsubscribe.page } }),
-          headers: { "List-Unsubscribe": `<${unsubscribe.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-          idempotencyKey: `watch-email-${executionId}${eventSuffix(notice.event)}-${follow.id}`,
-        };
-      },
-      follow.user ? () => unverifiedReason(follow.user!, d.task, address) : undefined,
-    );
-  }
-  return { followers };
+  const target = d && (await emailTarget(d, notice, followId));
+  if (!target) return { kind: "none" };
+  if (!target.user) return { kind: "now" };
+  if (target.user.email_digest === "daily" && !toAccount(notice.event)) return { kind: "digest" };
+  const until = heldUntil(target.user);
+  return until ? { kind: "later", at: until.toISOString() } : { kind: "now" };
+}
+export type EmailPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
+
+/**
+ * A run's notice by email, at most once per recipient: findings and retractions to the watch's email channel (held
+ * until a new address is confirmed) and to each follower (with a visible unsubscribe link and RFC 8058 one-click
+ * headers); a failing watch, its recovery and a spent budget to the account's own address.
+ */
+export async function deliverEmail(executionId: string, notice: Notice, followId?: string | null): Promise<DeliveryOutcome> {
+  const d = await loadDelivery(executionId, "email");
+  const target = d && (await emailTarget(d, notice, followId));
+  if (!d || !target) return { status: "none", retry: false };
+  const sent = await sendRecorded(
+    { user_id: target.user?.id ?? null, audience: target.audience, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient: target.address },
+    async () => {
+      const { subject, ...content } = await noticeContent(notice, d);
+      const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}`;
+      if (!target.unsubscribe) return { subject, react: await notificationEmail(d.task, content), idempotencyKey };
+      return {
+        subject,
+        react: WatchNotification({ watchName: d.task.name, ...content, watchUrl: watchUrl(d.task), whose: "A watch you follow", action: { label: "Unsubscribe", url: target.unsubscribe.page } }),
+        headers: { "List-Unsubscribe": `<${target.unsubscribe.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        idempotencyKey,
+      };
+    },
+    target.verify && target.user ? () => unverifiedReason(target.user!, d.task, target.address) : undefined,
+  );
+  return { status: sent.status, retry: false };
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */

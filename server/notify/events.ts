@@ -15,7 +15,7 @@ export type Notice =
   | { event: "account.budget_exhausted"; runs_limit: number; resumes_at: string };
 
 /** Every kind of send record: a run's events, a test send, an address verification, a follow's confirmation. */
-export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification", "follow.confirmation"] as const;
+export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification", "follow.confirmation", "digest.daily"] as const;
 export type SendEvent = (typeof SEND_EVENTS)[number];
 
 /**

@@ -4,8 +4,8 @@ import { db, type NotificationType, type User } from "../db";
 import { sendTestEmail } from "./email";
 import { sendTestWebhook } from "./webhook";
 
-export { deliverEmail, emailFollowers, verifyEmailToken } from "./email";
-export { deliverWebhook, followersWithWebhooks, webhookPayload, WEBHOOK_RETRY_DELAYS_MS } from "./webhook";
+export { deliverEmail, planEmail, verifyEmailToken, type EmailPlan } from "./email";
+export { deliverWebhook, followersOf, webhookPayload, WEBHOOK_RETRY_DELAYS_MS } from "./webhook";
 export type { DeliveryOutcome } from "./deliveries";
 
 export async function sendTestNotification(user: User, taskId: string, type: NotificationType) {

@@ -123,15 +123,13 @@ export async function deliverWebhook(executionId: string, notice: Notice, attemp
 export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
   post(target.user, target.endpoint, messageId(d.execution.id, notice.event), webhookPayload(d.task, d.execution, notice, target.publicView));
 
-/** The confirmed followers of a public watch that have a webhook: each gets a delivery workflow of its own. */
-export async function followersWithWebhooks(executionId: string): Promise<string[]> {
+/** The confirmed followers of a public watch to notify, by channel: each delivery is a workflow of its own. */
+export async function followersOf(executionId: string): Promise<{ email: string[]; webhook: string[] }> {
   const execution = await db.execution.findUnique({ where: { id: executionId }, select: { task: { select: { id: true, is_public: true } } } });
-  if (!execution?.task.is_public) return [];
-  const follows = await db.follow.findMany({
-    where: { task_id: execution.task.id, confirmed_at: { not: null }, user_id: { not: null } },
-    select: { id: true, notifications: true },
-  });
-  return follows.filter((f) => (f.notifications as NotificationConfig[]).some((n) => n.type === "webhook")).map((f) => f.id);
+  if (!execution?.task.is_public) return { email: [], webhook: [] };
+  const follows = await db.follow.findMany({ where: { task_id: execution.task.id, confirmed_at: { not: null } }, select: { id: true, email: true, notifications: true } });
+  const has = (f: (typeof follows)[number], type: "email" | "webhook") => (f.notifications as NotificationConfig[]).some((n) => n.type === type);
+  return { email: follows.filter((f) => f.email || has(f, "email")).map((f) => f.id), webhook: follows.filter((f) => has(f, "webhook")).map((f) => f.id) };
 }
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */

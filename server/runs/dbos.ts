@@ -5,13 +5,15 @@
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { wfQueueRunner } from "@dbos-inc/dbos-sdk/internal/wfqueue";
+import { now } from "../clock";
 import { db } from "../db";
+import { nextDigestAt } from "../users/settings";
 import { isDatabaseUnavailable } from "../db/availability";
 import { env } from "../env";
 import type { Scheduler } from "../scheduler";
 import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
-import { armed, flowControl, followUpId, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
+import { armed, digestArmed, digestRun, emailDelivery, flowControl, followUpId, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
 
 const QUEUE = "watch-runs";
 /** Bump when a workflow's step sequence changes incompatibly (recovery replays by step order). */
@@ -19,21 +21,34 @@ const APP_VERSION = "watch-1";
 
 const requestedId = (executionId: string) => `exec:${executionId}`;
 
-async function enqueueRun(taskId: string, trigger: RunTrigger, workflowID: string) {
-  const at = "scheduledFor" in trigger ? trigger.scheduledFor : Date.now();
+/** On the run queue, delayed until `at` (ms) when that is ahead. */
+const queued = (workflowID: string, at: number) => {
   const delaySeconds = Math.max(0, (at - Date.now()) / 1000);
-  await DBOS.startWorkflow(registered.watchRun, {
-    workflowID,
-    queueName: QUEUE,
-    enqueueOptions: delaySeconds > 0 ? { delaySeconds } : undefined,
-  })(taskId, trigger);
+  return { workflowID, queueName: QUEUE, enqueueOptions: delaySeconds > 0 ? { delaySeconds } : undefined };
+};
+
+async function enqueueRun(taskId: string, trigger: RunTrigger, workflowID: string) {
+  await DBOS.startWorkflow(registered.watchRun, queued(workflowID, "scheduledFor" in trigger ? trigger.scheduledFor : Date.now()))(taskId, trigger);
 }
 
 async function start(followUp: FollowUp) {
   const workflowID = followUpId(followUp);
-  if (followUp.name === "watch/armed")
-    return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
-  await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(followUp.data.executionId, followUp.data.notice, followUp.data.followId);
+  switch (followUp.name) {
+    case "watch/armed":
+      return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
+    case "watch/digest.armed": {
+      const { userId, at } = followUp.data;
+      return void (await DBOS.startWorkflow(registered.digestRun, queued(workflowID, Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS))(userId, at));
+    }
+    case "watch/email.deliver": {
+      const { executionId, notice, followId } = followUp.data;
+      return void (await DBOS.startWorkflow(registered.emailDelivery, { workflowID })(executionId, notice, followId));
+    }
+    case "watch/webhook.deliver": {
+      const { executionId, notice, followId } = followUp.data;
+      return void (await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(executionId, notice, followId));
+    }
+  }
 }
 
 /**
@@ -54,6 +69,8 @@ const g = globalThis as unknown as {
   __watchDbos?: {
     watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
     webhookDelivery: (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>;
+    emailDelivery: (executionId: string, notice: Notice, followId?: string) => Promise<unknown>;
+    digestRun: (userId: string, at: string) => Promise<unknown>;
   };
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
@@ -63,6 +80,11 @@ const registered = (g.__watchDbos ??= {
     (executionId: string, notice?: Notice, followId?: string) => webhookDelivery(step, executionId, notice, followId),
     { name: "webhookDelivery" },
   ),
+  emailDelivery: DBOS.registerWorkflow(
+    (executionId: string, notice: Notice, followId?: string) => emailDelivery(step, executionId, notice, followId),
+    { name: "emailDelivery" },
+  ),
+  digestRun: DBOS.registerWorkflow((userId: string, at: string) => digestRun(step, userId, at), { name: "digestRun" }),
 });
 
 /** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */
@@ -80,6 +102,8 @@ const dbosScheduler: Scheduler = {
   },
   runNow: (watch, executionId) => enqueueRun(watch.id, { executionId }, requestedId(executionId)),
   cancelRun: (executionId) => cancel(requestedId(executionId)),
+  armDigest: (userId, at) => start(digestArmed(userId, at.toISOString())),
+  disarmDigest: (userId, at) => cancel(followUpId(digestArmed(userId, at.toISOString())), true),
   health: async () => queueHealth(),
 };
 
@@ -133,6 +157,11 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     await dbosScheduler.arm(t, at!);
   }
   if (active.length) console.log(`scheduler: ${active.length} active watch(es) armed`);
+  for (const u of await db.user.findMany({ where: { email_digest: "daily" }, select: { id: true, timezone: true, next_digest_at: true } })) {
+    let at = u.next_digest_at;
+    if (!at || at.getTime() < now().getTime() - 3_600_000) ({ next_digest_at: at } = await db.user.update({ where: { id: u.id }, data: { next_digest_at: nextDigestAt(u) } }));
+    await dbosScheduler.armDigest(u.id, at!);
+  }
   return dbosScheduler;
 }
 

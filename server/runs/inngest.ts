@@ -1,7 +1,7 @@
 /** The Inngest driver: the Scheduler as events (idempotent by id); the workflow itself runs in inngest/functions.ts. */
 import { events, inngest } from "../../inngest/client";
 import type { Scheduler } from "../scheduler";
-import { armed, followUpId } from "./workflow";
+import { armed, digestArmed, followUpId } from "./workflow";
 
 export const inngestScheduler: Scheduler = {
   name: "inngest",
@@ -17,6 +17,13 @@ export const inngestScheduler: Scheduler = {
   },
   cancelRun: async (executionId) => {
     await inngest.send({ name: events.runCancelled, data: { executionId } });
+  },
+  armDigest: async (userId, at) => {
+    const event = digestArmed(userId, at.toISOString());
+    await inngest.send({ id: followUpId(event), ...event });
+  },
+  disarmDigest: async (userId, at) => {
+    await inngest.send({ name: events.digestDisarmed, data: { userId, at: at.toISOString() } });
   },
   // Runs happen on the Inngest server; this process only sends events, so there is nothing local to check.
   health: async () => "ok: runs on Inngest",

@@ -7,7 +7,9 @@
  * and order, so existing ids keep their position.
  */
 import { env } from "../env";
-import { deliverEmail, deliverWebhook, emailFollowers, followersWithWebhooks, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { now } from "../clock";
+import { deliverEmail, deliverWebhook, followersOf, planEmail, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { sendDigest } from "../notify/digest";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
 
@@ -16,21 +18,31 @@ export const STEP = {
   evaluate: "evaluate",
   persist: "persist",
   armNext: "arm-next",
-  deliverEmail: (event: WatchEvent) => `deliver-email${eventSuffix(event)}`,
-  startWebhookDelivery: (event: WatchEvent) => `start-webhook-delivery${eventSuffix(event)}`,
-  emailFollowers: (event: WatchEvent) => `email-followers${eventSuffix(event)}`,
-  followersWithWebhooks: (event: WatchEvent) => `followers-with-webhooks${eventSuffix(event)}`,
-  startFollowerWebhook: (event: WatchEvent, followId: string) => `start-webhook-delivery${eventSuffix(event)}:${followId}`,
+  startEmailDelivery: (event: WatchEvent, followId?: string) => `start-email-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
+  startWebhookDelivery: (event: WatchEvent, followId?: string) => `start-webhook-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
+  followers: (event: WatchEvent) => `followers${eventSuffix(event)}`,
+  planEmail: "plan-email",
+  quietHours: "quiet-hours",
+  deliverEmail: "deliver-email",
+  sendDigest: "send-digest",
+  armNextDigest: "arm-next-digest",
   deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
   webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
 } as const;
 
-/** What a run hands on to the engine. */
+/** What a workflow hands on to the engine, each idempotent by its id (followUpId). */
 export type FollowUp =
-  /** The watch's next wake-up (idempotent per watch and time). */
+  /** The watch's next wake-up (per watch and time). */
   | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
-  /** The webhook delivery of a run's notice, with its retries (idempotent per execution, event and follower). */
-  | { name: "watch/webhook.deliver"; data: { executionId: string; notice: Notice; followId?: string } };
+  /** The email of a run's notice, after the recipient's quiet hours (per execution, event and recipient). */
+  | { name: "watch/email.deliver"; data: Delivery }
+  /** The webhook of a run's notice, with its retries (per execution, event and recipient). */
+  | { name: "watch/webhook.deliver"; data: Delivery }
+  /** A user's daily digest (per user and time). */
+  | { name: "watch/digest.armed"; data: { userId: string; at: string } };
+
+/** One notice of one run for one recipient: the owner, or a follower. */
+type Delivery = { executionId: string; notice: Notice; followId?: string };
 
 export interface WorkflowStep {
   /** Runs `fn` once and checkpoints its result; `database` steps are retried while the database is unreachable. */
@@ -41,10 +53,20 @@ export interface WorkflowStep {
 
 /** The id that makes starting a follow-up twice harmless (DBOS workflow id, Inngest event id). */
 export function followUpId(f: FollowUp) {
-  return f.name === "watch/armed"
-    ? `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`
-    : `webhook:${f.data.executionId}${eventSuffix(f.data.notice.event)}${f.data.followId ? `:${f.data.followId}` : ""}`;
+  const delivery = (d: Delivery) => `${d.executionId}${eventSuffix(d.notice.event)}${d.followId ? `:${d.followId}` : ""}`;
+  switch (f.name) {
+    case "watch/armed":
+      return `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`;
+    case "watch/email.deliver":
+      return `email:${delivery(f.data)}`;
+    case "watch/webhook.deliver":
+      return `webhook:${delivery(f.data)}`;
+    case "watch/digest.armed":
+      return `digest:${f.data.userId}:${new Date(f.data.at).getTime()}`;
+  }
 }
+
+export const digestArmed = (userId: string, at: string): FollowUp => ({ name: "watch/digest.armed", data: { userId, at } });
 
 export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
 
@@ -78,20 +100,36 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
 }
 
 /**
- * Each notice by email (a step) and by webhook (its own workflow: retries wait up to half an hour, off the run
- * queue); findings and retractions of a public watch also to its followers, each follower's webhook in a workflow of
- * its own (the list of them is a step, so a recovered run starts the same ones).
+ * Each notice by email and by webhook, each delivery a workflow of its own (an email may wait for quiet hours to end,
+ * a webhook retries for up to half an hour: both off the run queue); findings and retractions of a public watch also
+ * to each follower (who they are is a step, so a recovered run starts the same deliveries).
  */
 async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
   for (const notice of notices) {
-    await step.run(STEP.deliverEmail(notice.event), () => deliverEmail(executionId, notice), { database: true });
+    await step.send(STEP.startEmailDelivery(notice.event), { name: "watch/email.deliver", data: { executionId, notice } });
     await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId, notice } });
     if (!forFollowers(notice.event)) continue;
-    await step.run(STEP.emailFollowers(notice.event), () => emailFollowers(executionId, notice), { database: true });
-    const follows = await step.run(STEP.followersWithWebhooks(notice.event), () => followersWithWebhooks(executionId), { database: true });
-    for (const followId of follows)
-      await step.send(STEP.startFollowerWebhook(notice.event, followId), { name: "watch/webhook.deliver", data: { executionId, notice, followId } });
+    const followers = await step.run(STEP.followers(notice.event), () => followersOf(executionId), { database: true });
+    for (const followId of followers.email)
+      await step.send(STEP.startEmailDelivery(notice.event, followId), { name: "watch/email.deliver", data: { executionId, notice, followId } });
+    for (const followId of followers.webhook)
+      await step.send(STEP.startWebhookDelivery(notice.event, followId), { name: "watch/webhook.deliver", data: { executionId, notice, followId } });
   }
+}
+
+/** A notice's email: now, after the recipient's quiet hours (a durable sleep), or not at all (it goes in their digest). */
+export async function emailDelivery(step: WorkflowStep, executionId: string, notice: Notice, followId?: string) {
+  const plan = await step.run(STEP.planEmail, () => planEmail(executionId, notice, followId), { database: true });
+  if (plan.kind === "none" || plan.kind === "digest") return plan;
+  if (plan.kind === "later") await step.sleep(STEP.quietHours, Math.max(0, Date.parse(plan.at) - now().getTime()));
+  return step.run(STEP.deliverEmail, () => deliverEmail(executionId, notice, followId), { database: true });
+}
+
+/** A user's daily digest, then the next day's wake-up. */
+export async function digestRun(step: WorkflowStep, userId: string, at: string) {
+  const sent = await step.run(STEP.sendDigest, () => sendDigest(userId, at), { database: true });
+  if (sent.next) await step.send(STEP.armNextDigest, digestArmed(userId, sent.next));
+  return sent;
 }
 
 /** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */

@@ -16,6 +16,10 @@ export interface Scheduler {
   runNow(watch: Watch, executionId: string): Promise<void>;
   /** Stop an open execution (force re-run, delete). */
   cancelRun(executionId: string): Promise<void>;
+  /** Make sure the user's daily digest goes out at `at` (idempotent per user and time). */
+  armDigest(userId: string, at: Date): Promise<void>;
+  /** The user turned the digest off (or it moved): cancel the wake-up armed for `at`. */
+  disarmDigest(userId: string, at: Date): Promise<void>;
   /** "ok" when the driver is running. */
   health(): Promise<string>;
 }
@@ -27,6 +31,8 @@ const inert: Scheduler = {
   disarm: async () => {},
   runNow: async () => {},
   cancelRun: async () => {},
+  armDigest: async () => {},
+  disarmDigest: async () => {},
   health: async () => "not started",
 };
 

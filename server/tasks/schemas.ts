@@ -183,10 +183,10 @@ export const SendRecordSchema = z
   .object({
     id: Id,
     user_id: Id,
-    task_id: Id,
+    task_id: Id.nullable().meta({ description: "Null for a daily digest" }),
     execution_id: Id.nullable().meta({ description: "The run that triggered the send; null for a test send or an address verification" }),
     event: z.string().meta({
-      description: "What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, task.test, email.verification",
+      description: "What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, account.budget_exhausted, task.test, email.verification, follow.confirmation, digest.daily",
     }),
     attempt: z.number().int().meta({ description: "1 for the first attempt, 2.. for retries" }),
     recipient: z.string(),

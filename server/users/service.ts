@@ -1,6 +1,7 @@
 /** Accounts: sync from Clerk, profile, welcome flag, usernames (set once) and the webhook signing secret. */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { SettingsSchema, settingsView } from "./settings";
 import { DomainError } from "../errors";
 import { db, Prisma, type User } from "../db";
 
@@ -14,6 +15,7 @@ export const UserSchema = z
     is_active: z.boolean(),
     has_seen_welcome: z.boolean(),
     created_at: z.iso.datetime({ offset: true }),
+    settings: SettingsSchema,
   })
   .meta({ id: "User" });
 
@@ -27,6 +29,7 @@ export function userView(u: User): z.infer<typeof UserSchema> {
     is_active: u.is_active,
     has_seen_welcome: u.has_seen_welcome,
     created_at: u.created_at.toISOString(),
+    settings: settingsView(u),
   };
 }
 

@@ -6,7 +6,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
-import { requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
+import { emailDeliveryRun, requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
 import { flowControl, STEP } from "@/server/runs/workflow";
 
 const plan = {
@@ -31,10 +31,9 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
     [STEP.evaluate]: () => evaluation,
     [STEP.persist]: () => ({ notices: [{ event: "task.condition_met" }], nextRun }),
     [STEP.armNext]: () => undefined,
-    [STEP.deliverEmail("task.condition_met")]: () => ({ status: "sent", retry: false }),
+    [STEP.startEmailDelivery("task.condition_met")]: () => undefined,
     [STEP.startWebhookDelivery("task.condition_met")]: () => undefined,
-    [STEP.emailFollowers("task.condition_met")]: () => ({ followers: 0 }),
-    [STEP.followersWithWebhooks("task.condition_met")]: () => [],
+    [STEP.followers("task.condition_met")]: () => ({ email: [], webhook: [] }),
     [STEP.deliverWebhook(1)]: () => ({ status: "sent", retry: false }),
     ...overrides,
   };
@@ -99,7 +98,7 @@ describe("the run workflow on Inngest", () => {
     const { result } = await t.execute({
       steps: steps({
         [STEP.persist]: () => ({ notices: [], nextRun }),
-        [STEP.deliverEmail("task.condition_met")]: () => delivered.push("email"),
+        [STEP.startEmailDelivery("task.condition_met")]: () => delivered.push("email"),
         [STEP.startWebhookDelivery("task.condition_met")]: () => delivered.push("webhook"),
       }),
     });
@@ -126,6 +125,25 @@ describe("the run workflow on Inngest", () => {
     });
     expect(result).toEqual({ attempts: 4, status: "failed" });
     expect(attempts.slice(-4)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("holds an email in quiet hours with a durable sleep, then sends it; a digest user's finding waits for the digest", async () => {
+    const email = { name: "watch/email.deliver", data: { executionId: plan.executionId, notice: { event: "task.condition_met" } } } as const;
+    const sent: string[] = [];
+    const later = (kind: string, at?: string) => ({
+      [STEP.planEmail]: () => ({ kind, at }),
+      [STEP.quietHours]: () => void sent.push("slept"),
+      [STEP.deliverEmail]: () => (sent.push("sent"), { status: "sent", retry: false }),
+    });
+    const held = new InngestTestEngine({ function: emailDeliveryRun, events: [email] });
+    const sleep = await held.executeStep(STEP.quietHours, { steps: steps({ ...later("later", "2030-01-01T07:00:00.000Z"), [STEP.quietHours]: null }) });
+    expect(sleep.step).toMatchObject({ op: "Sleep" });
+    await held.execute({ steps: steps(later("later", "2030-01-01T07:00:00.000Z")) });
+    expect(sent).toEqual(["slept", "sent"]);
+    sent.length = 0;
+    const digest = new InngestTestEngine({ function: emailDeliveryRun, events: [email] });
+    expect((await digest.execute({ steps: steps(later("digest")) })).result).toEqual({ kind: "digest" });
+    expect(sent).toEqual([]);
   });
 
   it("limits concurrent runs from the same config as the embedded engine: in all, and per user", () => {

@@ -21,6 +21,8 @@ const recording: Scheduler = {
   runNow: async (_taskId, executionId) => void handedOver.push(`run ${executionId}`),
   cancelRun: async (executionId) => void handedOver.push(`cancel ${executionId}`),
   health: async () => "ok",
+  armDigest: async () => {},
+  disarmDigest: async () => {},
 };
 
 async function activeWatch(nextRun: Date) {

@@ -23,6 +23,8 @@ const failing: Scheduler = {
   runNow: async () => {},
   cancelRun: async () => {},
   health: async () => "down",
+  armDigest: async () => {},
+  disarmDigest: async () => {},
 };
 
 beforeAll(async () => {

@@ -78,7 +78,7 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
             {sends.map((s) => (
               <tr key={s.id}>
                 <td><Time iso={s.created_at} /></td>
-                <td>{names.has(s.task_id) ? <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link> : <span className="muted">deleted watch</span>}</td>
+                <td>{s.task_id === null ? <span className="muted">all watches</span> : names.has(s.task_id) ? <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link> : <span className="muted">deleted watch</span>}</td>
                 <td className="small">{s.event}{s.attempt > 1 ? ` (attempt ${s.attempt})` : ""}</td>
                 <td>{s.notification_type}</td>
                 <td className="small">{s.recipient}</td>

@@ -1,7 +1,8 @@
 import { serverCaller, viewer } from "@/server/api/server-caller";
+import { settingsView } from "@/server/users/settings";
 import { canCreateApiKeys } from "@/server/auth/api-key-service";
 import Link from "next/link";
-import { ApiKeys, UsernameForm } from "../ui/settings";
+import { ApiKeys, EmailSettings, UsernameForm } from "../ui/settings";
 
 export const metadata = { title: "Settings" };
 
@@ -26,6 +27,10 @@ export default async function Settings() {
           <dt>Role</dt><dd>{user.role ?? "user"}</dd>
           <dt>Username</dt><dd>{user.username ? `@${user.username}` : "not set"}</dd>
         </dl>
+      </section>
+      <section className="card" aria-labelledby="email-title">
+        <h2 id="email-title">Email</h2>
+        <EmailSettings settings={settingsView(user)} />
       </section>
       <section className="card" aria-labelledby="usage-title" data-testid="usage">
         <h2 id="usage-title">Usage this month</h2>

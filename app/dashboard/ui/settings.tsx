@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { Confirm, CopyButton, useAction } from "./actions";
 import { Time } from "./time";
@@ -132,5 +132,65 @@ export function WebhookSecret({ previousExpiresAt }: { previousExpiresAt: string
         </p>
       ) : null}
     </>
+  );
+}
+
+export type EmailSettingsValue = { timezone: string; quiet_hours: { start: string; end: string } | null; email_digest: "off" | "daily" };
+
+const noSubscription = () => () => {};
+let zoneList: string[] | undefined;
+const browserZones = () => (zoneList ??= ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")]);
+
+/** Time zone, quiet hours and the daily digest (CONTRACT §11). */
+export function EmailSettings({ settings }: { settings: EmailSettingsValue }) {
+  const { busy, run } = useAction();
+  const [timezone, setTimezone] = useState(settings.timezone);
+  const [quiet, setQuiet] = useState(settings.quiet_hours !== null);
+  const [start, setStart] = useState(settings.quiet_hours?.start ?? "22:00");
+  const [end, setEnd] = useState(settings.quiet_hours?.end ?? "07:00");
+  const [digest, setDigest] = useState(settings.email_digest);
+  // The zone list and the browser's own zone exist only in the browser (the server renders the saved zone alone).
+  const zones = useSyncExternalStore(noSubscription, browserZones, () => null) ?? [settings.timezone];
+  const browserZone = useSyncExternalStore(noSubscription, () => Intl.DateTimeFormat().resolvedOptions().timeZone, () => null);
+  return (
+    <form className="stack" data-testid="email-settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(() => trpc.users.settings.mutate({ timezone, quiet_hours: quiet ? { start, end } : null, email_digest: digest }), "Settings saved");
+      }}>
+      <div className="field">
+        <label htmlFor="timezone">Time zone</label>
+        <div className="row">
+          <select id="timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)}>
+            {(zones.includes(timezone) ? zones : [timezone, ...zones]).map((z) => <option key={z} value={z}>{z}</option>)}
+          </select>
+          {browserZone && browserZone !== timezone ? (
+            <button type="button" className="secondary" onClick={() => setTimezone(browserZone)}>Use {browserZone}</button>
+          ) : null}
+        </div>
+      </div>
+      <fieldset className="field">
+        <legend>Quiet hours</legend>
+        <label className="row">
+          <input type="checkbox" checked={quiet} onChange={(e) => setQuiet(e.target.checked)} /> Hold email during these hours
+        </label>
+        <div className="row">
+          <label htmlFor="quiet-start">From</label>
+          <input id="quiet-start" type="time" value={start} disabled={!quiet} onChange={(e) => setStart(e.target.value)} required={quiet} />
+          <label htmlFor="quiet-end">to</label>
+          <input id="quiet-end" type="time" value={end} disabled={!quiet} onChange={(e) => setEnd(e.target.value)} required={quiet} />
+        </div>
+        <p className="hint">Email that falls in them is sent when they end. Webhooks never wait.</p>
+      </fieldset>
+      <div className="field">
+        <label htmlFor="digest">Findings by email</label>
+        <select id="digest" value={digest} onChange={(e) => setDigest(e.target.value as "off" | "daily")}>
+          <option value="off">One email per finding</option>
+          <option value="daily">A daily digest at 08:00</option>
+        </select>
+        <p className="hint">The digest gathers every finding and retraction since the last one, of your watches and the ones you follow.</p>
+      </div>
+      <div><button type="submit" disabled={busy}>Save email settings</button></div>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "../../text";
-import { rotateWebhookSecret, setUsername, usernameAvailability, UserSchema, webhookSecret } from "../../users/service";
+import { rotateWebhookSecret, setUsername, usernameAvailability, UserSchema, userView, webhookSecret } from "../../users/service";
+import { SettingsInput, updateSettings } from "../../users/settings";
 import { authedProcedure, router, syncParsed } from "../trpc";
 
 const Secret = z.object({
@@ -9,6 +10,20 @@ const Secret = z.object({
 });
 
 export const usersRouter = router({
+  settings: authedProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/api/v1/users/me/settings",
+        tags: ["users"],
+        summary: "Your email settings: time zone, quiet hours (email waits until they end), daily digest",
+        protect: true,
+      },
+    })
+    .input(SettingsInput)
+    .output(syncParsed(UserSchema))
+    .mutation(async ({ ctx, input }) => userView(await updateSettings(ctx.user, input))),
+
   setUsername: authedProcedure
     .meta({ openapi: { method: "PATCH", path: "/api/v1/users/me/username", tags: ["users"], summary: "Set your username (once)", errorResponses: { 400: "Invalid username, or already set", 409: "Username already taken" }, protect: true } })
     .input(z.object({ username: text().max(100) }).strict())
