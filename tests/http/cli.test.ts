@@ -139,6 +139,26 @@ describe("watchctl with an API key", () => {
     expect(await theirs("apply", "-f", file)).toMatchObject({ code: 2 });
   }, 120_000);
 
+  it("settings shows and changes email settings; follow, following and unfollow another user's public watch", async () => {
+    expect((await cli("--json", "settings")).json()).toEqual({ timezone: "UTC", quiet_hours: null, email_digest: "off" });
+    const changed = await cli("settings", "--timezone", "Europe/Berlin", "--quiet-hours", "22:00-7:00", "--digest", "daily");
+    expect(changed).toMatchObject({ code: 0, stdout: "time zone    Europe/Berlin\nquiet hours  22:00 to 07:00\ndigest       daily\n" });
+    expect((await cli("--json", "settings", "--quiet-hours", "off")).json()).toMatchObject({ quiet_hours: null, email_digest: "daily" });
+    expect(await cli("settings", "--quiet-hours", "late")).toMatchObject({ code: 2, stderr: 'watchctl: expected quiet hours like 22:00-07:00, or off; got "late"\n' });
+    expect((await cli("settings", "--timezone", "Mars/Olympus")).code).toBe(1);
+
+    const owner = await newApiKeyUser();
+    await call("PATCH", "/api/v1/users/me/username", { auth: owner.token, body: { username: `owner${Date.now().toString(36)}` } });
+    const theirs = (await call("POST", "/api/v1/tasks", { auth: owner.token, body: { search_query: "Zig 1.0", name: "Zig 1.0", state: "paused" } })).body;
+    expect(await cli("follow", theirs.id, "--webhook", "https://example.com/f")).toMatchObject({ code: 1, stderr: "Error (404): Task not found\n" });
+    await call("PATCH", `/api/v1/tasks/${theirs.id}/visibility`, { auth: owner.token, body: { is_public: true } });
+    expect(await cli("follow", theirs.id)).toMatchObject({ code: 2 });
+    expect((await cli("follow", theirs.id, "--webhook", "https://example.com/f")).stdout).toBe(`Following ${theirs.id}: webhook https://example.com/f\n`);
+    expect((await cli("following")).stdout).toMatch(new RegExp(`${theirs.id}\\s+Zig 1.0\\s+paused\\s+webhook`));
+    expect((await cli("unfollow", theirs.id)).stdout).toBe(`No longer following ${theirs.id}\n`);
+    expect((await cli("--json", "following")).json()).toEqual([]);
+  });
+
   it("credentials: flags over SERVICE_* variables over the saved login", async () => {
     const withEnv = (env: Record<string, string>, ...args: string[]) => watchctl({ XDG_CONFIG_HOME: xdg, ...env }, ...args);
     const bogusKey = "sk_" + "x".repeat(32);
@@ -218,5 +238,16 @@ describe("watchctl against a development server (SERVICE_NOAUTH=1) with a stub m
     expect(waited.stdout).toMatch(/\ssuccess\s+met\s.*PostgreSQL 19 Beta 1 was released today\./);
     expect((await cli("findings", id)).stdout).toMatch(/PostgreSQL 19 Beta 1 is out\nPostgreSQL 19 Beta 1 was released today\./);
     expect((await cli("show", id)).stdout).toMatch(/last:\s+met at/);
+  });
+
+  it("previews what the agent would answer, saving nothing", async () => {
+    const cli = (...args: string[]) => watchctl({ XDG_CONFIG_HOME: configDir(), SERVICE_NOAUTH: "1", SERVICE_URL: dev.url }, ...args);
+    const before = (await cli("--json", "list")).json().length;
+    const preview = await cli("preview", "Postgres 19 beta", "--when", "a beta release is announced");
+    expect(preview).toMatchObject({ code: 0, stderr: "" });
+    expect(preview.stdout).toMatch(/^MET, confidence 0\.9\n\nPostgreSQL 19 Beta 1 was released today\./);
+    expect(preview.stdout).toContain("https://www.postgresql.org/about/news/pg19-beta1/");
+    expect((await cli("preview", "Postgres 19 beta", "--min-sources", "2")).stdout).toMatch(/^MET \(would be held: /);
+    expect((await cli("--json", "list")).json()).toHaveLength(before);
   });
 });
