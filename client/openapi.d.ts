@@ -18,6 +18,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the agent would answer now for this query (saves nothing; counts one run) */
+        post: operations["tasks-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{id}": {
         parameters: {
             query?: never;
@@ -615,6 +632,7 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            resolution: components["schemas"]["Resolution"];
             min_confidence: number;
             min_sources: number;
             min_interval_minutes: number;
@@ -647,6 +665,8 @@ export interface components {
             error_message: string | null;
             notification: components["schemas"]["NotificationContent"] | null;
             grounding_sources: components["schemas"]["Source"][] | null;
+            /** @description On a notified finding: the later run that retracted it */
+            retracted_by_execution_id: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -689,6 +709,16 @@ export interface components {
         Source: {
             url: string;
             title: string;
+        };
+        /** @description The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
+        Resolution: {
+            /** @enum {string} */
+            status: "watching" | "met" | "resolved";
+            /** @description When the standing finding was made (null while watching) */
+            since: string | null;
+            /** @description The standing finding's answer (Markdown) */
+            answer: string | null;
+            sources: components["schemas"]["Source"][];
         };
         /** @description Email notification channel */
         EmailNotification: {
@@ -764,6 +794,7 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            resolution: components["schemas"]["Resolution"];
             min_confidence: number;
             min_sources: number;
             min_interval_minutes: number;
@@ -810,18 +841,18 @@ export interface components {
             }[];
         };
         /**
-         * Insufficient access error (403)
+         * Monthly run budget reached error (403)
          * @description The error information
          * @example {
          *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
+         *       "message": "Monthly run budget reached",
          *       "issues": []
          *     }
          */
         "error.FORBIDDEN": {
             /**
              * @description The error message
-             * @example Insufficient access
+             * @example Monthly run budget reached
              */
             message: string;
             /**
@@ -894,6 +925,90 @@ export interface components {
             }[];
         };
         /**
+         * Rate limit exceeded (10 per minute) error (429)
+         * @description The error information
+         * @example {
+         *       "code": "TOO_MANY_REQUESTS",
+         *       "message": "Rate limit exceeded (10 per minute)",
+         *       "issues": []
+         *     }
+         */
+        "error.TOO_MANY_REQUESTS": {
+            /**
+             * @description The error message
+             * @example Rate limit exceeded (10 per minute)
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example TOO_MANY_REQUESTS
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
+         * Model provider error error (502)
+         * @description The error information
+         * @example {
+         *       "code": "BAD_GATEWAY",
+         *       "message": "Model provider error",
+         *       "issues": []
+         *     }
+         */
+        "error.BAD_GATEWAY": {
+            /**
+             * @description The error message
+             * @example Model provider error
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example BAD_GATEWAY
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
+         * No model configured error (503)
+         * @description The error information
+         * @example {
+         *       "code": "SERVICE_UNAVAILABLE",
+         *       "message": "No model configured",
+         *       "issues": []
+         *     }
+         */
+        "error.SERVICE_UNAVAILABLE": {
+            /**
+             * @description The error message
+             * @example No model configured
+             */
+            message: string;
+            /**
+             * @description The error code
+             * @example SERVICE_UNAVAILABLE
+             */
+            code: string;
+            /**
+             * @description An array of issues that were responsible for the error
+             * @example []
+             */
+            issues?: {
+                message: string;
+            }[];
+        };
+        /**
          * Task is already running or pending error (409)
          * @description The error information
          * @example {
@@ -955,34 +1070,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /**
-         * Clerk client not initialized, or the identity provider is unavailable error (503)
-         * @description The error information
-         * @example {
-         *       "code": "SERVICE_UNAVAILABLE",
-         *       "message": "Clerk client not initialized, or the identity provider is unavailable",
-         *       "issues": []
-         *     }
-         */
-        "error.SERVICE_UNAVAILABLE": {
-            /**
-             * @description The error message
-             * @example Clerk client not initialized, or the identity provider is unavailable
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example SERVICE_UNAVAILABLE
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -994,34 +1081,6 @@ export interface components {
             created_at: string;
             last_used_at: string | null;
             is_active: boolean;
-        };
-        /**
-         * Rate limit exceeded (3 per minute) error (429)
-         * @description The error information
-         * @example {
-         *       "code": "TOO_MANY_REQUESTS",
-         *       "message": "Rate limit exceeded (3 per minute)",
-         *       "issues": []
-         *     }
-         */
-        "error.TOO_MANY_REQUESTS": {
-            /**
-             * @description The error message
-             * @example Rate limit exceeded (3 per minute)
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example TOO_MANY_REQUESTS
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
         };
     };
     responses: never;
@@ -1197,6 +1256,132 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    "tasks-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    search_query: string;
+                    condition_description?: string;
+                    /** @description Notify only at this confidence or above (default 0.6) */
+                    min_confidence?: number;
+                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    min_sources?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        condition_met: boolean;
+                        answer: string;
+                        evidence: string;
+                        confidence: number;
+                        sources: components["schemas"]["Source"][];
+                        /** Format: date-time */
+                        next_run: string;
+                        next_run_reason: string;
+                        gate: components["schemas"]["Gate"] | null;
+                        model: string;
+                        usage: {
+                            input_tokens: number;
+                            output_tokens: number;
+                        };
+                        duration_ms: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Monthly run budget reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail?: {
+                            /**
+                             * @example missing
+                             * @example enum
+                             * @example string_type
+                             * @example uuid_parsing
+                             */
+                            type: string;
+                            loc: (string | number)[];
+                            msg: string;
+                            input: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (10 per minute) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Model provider error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description No model configured; or the database cannot be reached */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2194,7 +2379,7 @@ export interface operations {
             query?: {
                 notification_type?: "email" | "webhook";
                 task_id?: string;
-                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "task.test" | "email.verification";
+                event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification";
                 limit?: number;
                 offset?: number;
             };

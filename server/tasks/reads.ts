@@ -1,6 +1,7 @@
 /**
  * Every read of watches for display: the rows with what each view shows alongside them (channels, the latest
- * execution, the owner's username), in one SQL statement (see `../db/sql`). Writes use Prisma.
+ * execution, the finding the verdict stands on, the owner's username), in one SQL statement (see `../db/sql`).
+ * Writes use Prisma (`taskInclude` in `./views` loads the same).
  */
 import type { Task, TaskState } from "../db";
 import { reviveDates, sql } from "../db/sql";
@@ -42,12 +43,14 @@ type Raw = Task & {
   owner_username: string | null;
   notifications: Record<string, unknown>[];
   last_execution: Record<string, unknown> | null;
+  notified_execution: Record<string, unknown> | null;
 };
 
 /** In place: the row is new and this runs for every listed watch. */
 function toRow(raw: Raw): TaskRow {
   for (const n of raw.notifications) reviveDates(n, ["created_at"]);
   if (raw.last_execution) reviveDates(raw.last_execution, ["started_at", "completed_at", "created_at"]);
+  if (raw.notified_execution) reviveDates(raw.notified_execution, ["completed_at", "created_at"]);
   const row = raw as unknown as TaskRow;
   row.user = { username: raw.owner_username };
   return row;
@@ -60,7 +63,10 @@ export async function findTasks(filter: TaskFilter, page?: { order?: TaskOrder; 
   const rows = await sql<Raw>(
     `SELECT t.*, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
-            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution
+            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
+            (SELECT json_build_object('retracted_by_execution_id', e.retracted_by_execution_id, 'completed_at', e.completed_at,
+                                      'created_at', e.created_at, 'result', e.result, 'grounding_sources', e.grounding_sources)
+               FROM executions e WHERE e.id = t.notified_execution_id) AS notified_execution
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
       ORDER BY ${ORDER[page?.order ?? "recent"]}${limit}${offset}`,
