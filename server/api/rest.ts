@@ -1,7 +1,7 @@
 /**
  * The REST surface: trpc-to-openapi's node handler over the same routers the dashboard uses, built once per
  * process (its fetch adapter rebuilds the route table on every request), with the response rules of SPEC §7:
- * errors are exactly `{detail}`, validation errors 422, DELETE 204 without a body.
+ * errors are exactly `{detail}`, validation errors 422, DELETE 204 and Not Modified 304 without a body.
  */
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { jsonTooDeep, TOO_DEEP } from "./json";
@@ -119,9 +119,10 @@ export async function handleRest(request: Request): Promise<Response> {
   await done;
 
   res.headers.set("x-request-id", requestId);
-  if (res.statusCode === 204) {
+  // A procedure answers 304 (Not Modified) by setting ctx.res.status: the client's copy is current, no body.
+  if (res.statusCode === 204 || res.statusCode === 304) {
     res.headers.delete("content-type");
-    return new Response(null, { status: 204, headers: res.headers });
+    return new Response(null, { status: res.statusCode, headers: res.headers });
   }
   if (state.failed) {
     const parsed = res.body ? (JSON.parse(res.body) as { detail?: unknown; message?: string }) : {};

@@ -11,6 +11,7 @@ import { publicExecutionView } from "@/server/tasks/views";
 import { Markdown, Sources, when } from "../../components";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
+import { EmbedSnippets, VerdictCard } from "./verdict";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ const load = cache(async (id: string) => {
   if (retryAfter) return { limited: true as const, retryAfter };
   if (!z.guid().safeParse(id).success) return null;
   const reader = await viewer();
-  const task = await readPublicTask(id, reader?.id ?? null).catch(() => null);
+  const task = await readPublicTask(id, reader?.id ?? null).then((r) => r.view, () => null);
   if (!task) return null;
   return { limited: false as const, task, reader, findings: (await publicFindings(id, 50)).map(publicExecutionView) };
 });
@@ -34,11 +35,19 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   const url = `${env.APP_URL}/w/${task.id}`;
   const description = `Watching: ${task.condition_description}`;
   return {
+    metadataBase: new URL(env.APP_URL),
     title: task.name,
     description,
-    alternates: { canonical: url, types: { "application/rss+xml": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` } },
+    alternates: {
+      canonical: url,
+      types: {
+        "application/rss+xml": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss`,
+        "application/feed+json": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/feed.json`,
+      },
+    },
+    // The image is ./opengraph-image.tsx (Next adds og:image and twitter:image from it).
     openGraph: { title: task.name, description, url, type: "article", siteName: "Watch" },
-    twitter: { card: "summary", title: task.name, description },
+    twitter: { card: "summary_large_image", title: task.name, description },
   };
 }
 
@@ -54,6 +63,8 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
         Public watch by <Link href={`/u/${task.owner?.username}`}>@{task.owner?.username}</Link>
       </p>
       <h1>{task.name}</h1>
+      <VerdictCard task={task} />
+      {/* FOLLOW (CONTRACT §9): the Follow form (email) and, for signed-in visitors, the Follow button go here. */}
       <dl className="facts">
         <dt>Searching</dt>
         <dd>{task.search_query}</dd>
@@ -71,10 +82,12 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
         </dd>
       </dl>
       <p>
-        <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> ·{" "}
+        Follow by <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS</a> or{" "}
+        <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a> ·{" "}
         {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>} or fork with the API:{" "}
         <code>POST /api/v1/tasks/{task.id}/fork</code>
       </p>
+      <EmbedSnippets task={task} appUrl={env.APP_URL} />
       <h2>Findings</h2>
       {findings.length ? (
         findings.map((f) => (
