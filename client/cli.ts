@@ -344,8 +344,8 @@ function buildProgram() {
 
   program.command("following").description("the public watches you follow").action(async () => {
     const list = await client().follows.list();
-    const rows = list.map((f) => ({ id: f.task.id, name: f.task.name, state: f.task.state, channels: f.notifications.map((n) => n.type).join(", "), since: f.created_at }));
-    print(list, () => table(rows, ["id", "name", "state", "channels", "since"]));
+    const rows = list.map((f) => ({ id: f.task.id, name: f.task.name, status: f.task.resolution.status, channels: f.notifications.map((n) => n.type).join(", "), since: f.created_at }));
+    print(list, () => table(rows, ["id", "name", "status", "channels", "since"]));
   });
 
   program

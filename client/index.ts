@@ -15,6 +15,8 @@ export { verifyWebhook } from "./webhooks";
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];
 export type Execution = components["schemas"]["Execution"];
+/** A watch's verdict: `watching`, `met` (since, answer, sources) or `resolved`. */
+export type Resolution = components["schemas"]["Resolution"];
 export type NotificationSend = components["schemas"]["NotificationSend"];
 export type SendEvent = NonNullable<NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]>;
 export type User = components["schemas"]["User"];
@@ -155,6 +157,15 @@ export function createClient(options: ClientOptions = {}) {
       /** A new secret; the old one keeps signing beside it for `overlapHours` (default 24, 0 to 72). */
       rotate: (opts: { overlapHours?: number } = {}) =>
         unwrap(api.POST("/api/v1/webhooks/secret/rotate", { body: { overlap_hours: opts.overlapHours ?? 24 } })).then((r) => r.secret),
+    },
+    /** Anyone's public watches, no credentials needed; and the addresses to share one by. */
+    public: {
+      /** A public watch as anyone sees it, with its verdict (`resolution`); counts a view. */
+      get: (id: string) => unwrap(api.GET("/api/v1/public/tasks/id/{id}", byId(id))),
+      pageUrl: (id: string) => `${config.baseUrl}/w/${id}`,
+      /** The live SVG badge of the verdict, for a README: `[![Watch](badgeUrl)](pageUrl)`. */
+      badgeUrl: (id: string) => `${config.baseUrl}/api/v1/public/tasks/id/${id}/badge.svg`,
+      feedUrl: (id: string, format: "json" | "rss" = "json") => `${config.baseUrl}/api/v1/public/tasks/id/${id}/${format === "json" ? "feed.json" : "rss"}`,
     },
     /** Fluent creation: `watch("query").when("condition").notify({ email }).named("…").paused().create()`. */
     watch: (query: string) => new WatchBuilder(watches.create, query),

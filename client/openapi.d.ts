@@ -436,7 +436,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A public watch (anonymous) */
+        /** A public watch (anonymous); counts a view. ETag (weak, without view_count): 304 to a matching If-None-Match, no view counted */
         get: operations["public-task"];
         put?: never;
         post?: never;
@@ -624,11 +624,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RSS 2.0 feed of a public watch's findings (last 50, newest first) */
+        /** RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json */
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                    "If-None-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -639,11 +642,252 @@ export interface paths {
                 /** @description RSS 2.0 */
                 200: {
                     headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/rss+xml": string;
                     };
+                };
+                /** @description Not Modified: your copy (If-None-Match) is current */
+                304: {
+                    headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Task not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: {
+                                /**
+                                 * @example missing
+                                 * @example enum
+                                 * @example string_type
+                                 * @example uuid_parsing
+                                 */
+                                type: string;
+                                loc: (string | number)[];
+                                msg: string;
+                                input: unknown;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/tasks/id/{id}/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON Feed 1.1 */
+                200: {
+                    headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/feed+json": string;
+                    };
+                };
+                /** @description Not Modified: your copy (If-None-Match) is current */
+                304: {
+                    headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Task not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail?: {
+                                /**
+                                 * @example missing
+                                 * @example enum
+                                 * @example string_type
+                                 * @example uuid_parsing
+                                 */
+                                type: string;
+                                loc: (string | number)[];
+                                msg: string;
+                                input: unknown;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description The database cannot be reached; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/tasks/id/{id}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description SVG image */
+                200: {
+                    headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Not Modified: your copy (If-None-Match) is current */
+                304: {
+                    headers: {
+                        /** @description The representation's entity tag */
+                        ETag?: string;
+                        /** @description `public, max-age=60` */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Task not found */
                 404: {
@@ -735,6 +979,7 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            resolution: components["schemas"]["Resolution"];
             min_confidence: number;
             min_sources: number;
             min_interval_minutes: number;
@@ -812,6 +1057,16 @@ export interface components {
             url: string;
             title: string;
         };
+        /** @description The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
+        Resolution: {
+            /** @enum {string} */
+            status: "watching" | "met" | "resolved";
+            /** @description When the standing finding was made (null while watching) */
+            since: string | null;
+            /** @description The standing finding's answer (Markdown) */
+            answer: string | null;
+            sources: components["schemas"]["Source"][];
+        };
         /** @description Email notification channel */
         EmailNotification: {
             /**
@@ -886,6 +1141,7 @@ export interface components {
             } | null;
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
+            resolution: components["schemas"]["Resolution"];
             min_confidence: number;
             min_sources: number;
             min_interval_minutes: number;
@@ -3875,7 +4131,10 @@ export interface operations {
     "public-task": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3886,11 +4145,26 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description The representation's entity tag */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    /** @description The representation's entity tag */
+                    ETag?: string;
+                    /** @description `public, max-age=60` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Task not found */
             404: {

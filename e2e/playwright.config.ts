@@ -27,6 +27,6 @@ export default defineConfig({
   },
   projects: [
     { name: "clerk", testMatch: /dashboard\.spec\.ts/ },
-    { name: "noauth", testMatch: /(noauth|smoke|security)\.spec\.ts/ },
+    { name: "noauth", testMatch: /(noauth|smoke|security|share)\.spec\.ts/ },
   ],
 });

@@ -55,6 +55,21 @@ const validationBody: Response = {
   },
 };
 
+/** Conditional GET of the public reads (CONTRACT §10). */
+const idParameter = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+const ifNoneMatch = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  schema: { type: "string" },
+  description: "The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit)",
+};
+const cacheHeaders = {
+  ETag: { schema: { type: "string" }, description: "The representation's entity tag" },
+  "Cache-Control": { schema: { type: "string" }, description: "`public, max-age=60`" },
+};
+const notModified: Response = { description: "Not Modified: your copy (If-None-Match) is current", headers: cacheHeaders };
+
 type ProcedureMeta = { openapi?: { method: string; path: string; protect?: boolean; errorResponses?: Record<number, string> } };
 
 /**
@@ -116,21 +131,32 @@ function build() {
       }
     }
   }
-  // RSS is XML, served by its own route handler (app/api/v1/public/tasks/id/[id]/rss).
-  (doc.paths ??= {})["/api/v1/public/tasks/id/{id}/rss"] = {
-    get: {
-      tags: ["public"],
-      summary: "RSS 2.0 feed of a public watch's findings (last 50, newest first)",
-      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
-      responses: {
-        "200": { description: "RSS 2.0", content: { "application/rss+xml": { schema: { type: "string" } } } },
-        "404": errorBody("Task not found"),
-        "422": validationBody,
-        "429": errorBody("Rate limit exceeded"),
-        "503": unavailableBody,
+  // The feeds and the badge are served by their own route handlers (app/api/v1/public/tasks/id/[id]/…).
+  const paths = (doc.paths ??= {}) as Record<string, unknown>;
+  for (const [suffix, summary, type, description] of [
+    ["rss", "RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json", "application/rss+xml", "RSS 2.0"],
+    ["feed.json", "JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss", "application/feed+json", "JSON Feed 1.1"],
+    ["badge.svg", "SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP", "image/svg+xml", "SVG image"],
+  ] as const)
+    paths[`/api/v1/public/tasks/id/{id}/${suffix}`] = {
+      get: {
+        tags: ["public"],
+        summary,
+        parameters: [idParameter, ifNoneMatch],
+        responses: {
+          "200": { description, headers: cacheHeaders, content: { [type]: { schema: { type: "string" } } } },
+          "304": notModified,
+          "404": errorBody("Task not found"),
+          "422": validationBody,
+          "429": errorBody("Rate limit exceeded"),
+          "503": unavailableBody,
+        },
       },
-    },
-  } as never;
+    };
+  const publicTask = (paths["/api/v1/public/tasks/id/{id}"] as { get: Operation }).get;
+  publicTask.parameters = [...(publicTask.parameters ?? []), ifNoneMatch];
+  publicTask.responses["200"] = { ...publicTask.responses["200"]!, headers: cacheHeaders };
+  publicTask.responses = Object.fromEntries(Object.entries({ ...publicTask.responses, "304": notModified }).sort(([a], [b]) => Number(a) - Number(b)));
   return doc;
 }
 

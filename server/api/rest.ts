@@ -1,8 +1,8 @@
 /**
  * The REST surface: trpc-to-openapi's node handler over the same routers the dashboard uses, built once per
  * process (its fetch adapter rebuilds the route table on every request), with the response rules of SPEC §7:
- * errors are exactly `{detail}`, validation errors 422, DELETE 204 without a body. Bodies arrive complete and
- * within the 1 MB cap (the front, scripts/front.mjs, answers 413 before any route runs).
+ * errors are exactly `{detail}`, validation errors 422, DELETE 204 and Not Modified 304 without a body. Bodies arrive
+ * complete and within the 1 MB cap (the front, scripts/front.mjs, answers 413 before any route runs).
  */
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { jsonTooDeep, TOO_DEEP } from "./json";
@@ -113,9 +113,10 @@ export async function handleRest(request: Request): Promise<Response> {
   await done;
 
   res.headers.set("x-request-id", requestId);
-  if (res.statusCode === 204) {
+  // A procedure answers 304 (Not Modified) by setting ctx.res.status: the client's copy is current, no body.
+  if (res.statusCode === 204 || res.statusCode === 304) {
     res.headers.delete("content-type");
-    return new Response(null, { status: 204, headers: res.headers });
+    return new Response(null, { status: res.statusCode, headers: res.headers });
   }
   if (state.failed) {
     const parsed = res.body ? (JSON.parse(res.body) as { detail?: unknown; message?: string }) : {};

@@ -1,11 +1,15 @@
-/** What anonymous visitors read: the public watch directory, a watch's findings as RSS, and the waitlist. */
-import { Feed } from "feed";
+/**
+ * What anonymous visitors read: the public watch directory, a watch's findings as RSS and JSON Feed, its verdict
+ * badge, and the waitlist.
+ */
+import { Feed, type FeedOptions, type Item } from "feed";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
-import { countTasks, findTasks } from "../tasks/reads";
+import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
-import { publicExecutionView, publicTaskView } from "../tasks/views";
+import { publicExecutionView, publicTaskView, resolutionOf } from "../tasks/views";
+import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
 
@@ -39,42 +43,78 @@ const cdataText = (s: string) => s.replaceAll("]]>", "]] >");
 const titleOf = (finding: Execution, watchName: string) =>
   (finding.notification as { title?: string } | null)?.title ?? `Condition met: ${watchName}`;
 
-/** RSS 2.0 of a public watch's findings (CONTRACT §2), and their retractions (CONTRACT §8). */
-export async function publicTaskRss(taskId: string) {
+const feedUrls = (taskId: string) => ({
+  rss: `${env.APP_URL}/api/v1/public/tasks/id/${taskId}/rss`,
+  json: `${env.APP_URL}/api/v1/public/tasks/id/${taskId}/feed.json`,
+});
+
+/**
+ * A public watch's findings, newest first, with an item of its own for each retraction (CONTRACT §2, §8): the one
+ * list both feeds are built from.
+ */
+async function publicFeed(taskId: string) {
   const task = await db.task.findFirst({ where: { id: taskId, is_public: true } });
   if (!task) throw notFound();
   const page = `${env.APP_URL}/w/${task.id}`;
-  const feed = new Feed({
+  const options: FeedOptions = {
     title: `Watch: ${task.name}`,
     description: `Findings for “${task.condition_description}”`,
     id: page,
     link: page,
     copyright: "",
     updated: task.updated_at ?? task.created_at,
-    feedLinks: { rss: `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` },
-  });
+    feedLinks: feedUrls(task.id),
+  };
   const findings = await publicFindings(task.id);
   const retractedBy = findings.flatMap((f) => (f.retracted_by_execution_id ? [f.retracted_by_execution_id] : []));
   const retractions = retractedBy.length ? await db.execution.findMany({ where: { id: { in: retractedBy } } }) : [];
-  const item = (row: Execution, title: string) => {
+  const item = (row: Execution, title: string): Item => {
     const e = publicExecutionView(row);
     const sources = e.grounding_sources ?? [];
+    const date = row.completed_at ?? row.created_at;
     return {
-      title: cdataText(title),
+      title,
       id: e.id,
       link: `${page}#${e.id}`,
       description: renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
-      date: row.completed_at ?? row.created_at,
+      date,
+      published: date,
     };
   };
   const items = findings.map((f) => item(f, titleOf(f, task.name)));
-  // A retracted finding gets an item of its own for the run that retracted it.
   for (const r of retractions) {
     const finding = findings.find((f) => f.retracted_by_execution_id === r.id)!;
     items.push(item(r, `Retracted: ${titleOf(finding, task.name)}`));
   }
-  for (const i of items.sort((a, b) => b.date.getTime() - a.date.getTime())) feed.addItem(i);
+  return { options, items: items.sort((a, b) => b.date.getTime() - a.date.getTime()) };
+}
+
+/** RSS 2.0 of a public watch's findings and their retractions. */
+export async function publicTaskRss(taskId: string) {
+  const { options, items } = await publicFeed(taskId);
+  const feed = new Feed(options);
+  for (const i of items) feed.addItem({ ...i, title: cdataText(i.title) });
   return feed.rss2();
+}
+
+const JSON_FEED_1_1 = "https://jsonfeed.org/version/1.1";
+
+/**
+ * The same items as JSON Feed 1.1. The feed library writes the 1.0 version URL; what it writes is also valid 1.1
+ * (no `author`, which 1.1 deprecates), so only the version changes.
+ */
+export async function publicTaskJsonFeed(taskId: string) {
+  const { options, items } = await publicFeed(taskId);
+  const feed = new Feed(options);
+  for (const i of items) feed.addItem(i);
+  return JSON.stringify({ ...(JSON.parse(feed.json1()) as object), version: JSON_FEED_1_1 });
+}
+
+/** The badge of a public watch's verdict (SVG). */
+export async function publicTaskBadge(taskId: string) {
+  const row = await findVerdict(taskId);
+  if (!row?.is_public) throw notFound();
+  return verdictBadge(resolutionOf(row));
 }
 
 export async function joinWaitlist(rawEmail: string) {

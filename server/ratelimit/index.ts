@@ -12,7 +12,10 @@ import { env } from "../env";
 export const BUCKETS = {
   "public-list": { limit: 10, per: "ip" },
   "public-task": { limit: 20, per: "ip" },
-  rss: { limit: 10, per: "ip" },
+  /** RSS and JSON Feed: the same findings in two formats, so a reader polling both does not double its allowance. */
+  feeds: { limit: 10, per: "ip" },
+  /** The verdict badge and the Open Graph image: embedded in other sites' pages, so looked at more often. */
+  badge: { limit: 60, per: "ip" },
   waitlist: { limit: 5, per: "ip" },
   follow: { limit: 5, per: "ip" },
   "user-write": { limit: env.RATE_LIMIT_USER_PER_MIN, per: "user" },

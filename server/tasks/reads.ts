@@ -1,6 +1,7 @@
 /**
  * Every read of watches for display: the rows with what each view shows alongside them (channels, the latest
- * execution, the owner's username), in one SQL statement (see `../db/sql`). Writes use Prisma.
+ * execution, the finding the verdict stands on, the owner's username), in one SQL statement (see `../db/sql`).
+ * Writes use Prisma (`taskInclude` in `./views` loads the same).
  */
 import type { Task, TaskState } from "../db";
 import { reviveDates, sql } from "../db/sql";
@@ -44,12 +45,19 @@ type Raw = Task & {
   owner_username: string | null;
   notifications: Record<string, unknown>[];
   last_execution: Record<string, unknown> | null;
+  notified_execution: Record<string, unknown> | null;
 };
+
+/** The finding a watch's verdict stands on (`NotifiedExecution` in `./views`), as a column `notified_execution`. */
+const NOTIFIED_EXECUTION = `(SELECT json_build_object('retracted_by_execution_id', e.retracted_by_execution_id, 'completed_at', e.completed_at,
+                                  'created_at', e.created_at, 'result', e.result, 'grounding_sources', e.grounding_sources)
+           FROM executions e WHERE e.id = t.notified_execution_id) AS notified_execution`;
 
 /** In place: the row is new and this runs for every listed watch. */
 function toRow(raw: Raw): TaskRow {
   for (const n of raw.notifications) reviveDates(n, ["created_at"]);
   if (raw.last_execution) reviveDates(raw.last_execution, ["started_at", "completed_at", "created_at"]);
+  if (raw.notified_execution) reviveDates(raw.notified_execution, ["completed_at", "created_at"]);
   const row = raw as unknown as TaskRow;
   row.user = { username: raw.owner_username };
   return row;
@@ -63,7 +71,8 @@ export async function findTasks(filter: TaskFilter, page?: { order?: TaskOrder; 
   const rows = await sql<Raw>(
     `SELECT t.*, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
-            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution
+            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
+            ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
       ORDER BY ${ORDER[page?.order ?? "recent"]}${limit}${offset}`,
@@ -77,6 +86,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A watch by id, or null (also for a string that is not a UUID, e.g. from a page URL). */
 export async function findTask(id: string): Promise<TaskRow | null> {
   return UUID.test(id) ? ((await findTasks({ id }))[0] ?? null) : null;
+}
+
+/** What the badge needs of a watch: whether it is public, and its verdict's inputs; one narrow statement. */
+export async function findVerdict(id: string): Promise<(Pick<TaskRow, "is_public" | "state" | "notified_execution">) | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await sql<Pick<Task, "is_public" | "state"> & { notified_execution: Record<string, unknown> | null }>(
+    `SELECT t.is_public, t.state, ${NOTIFIED_EXECUTION} FROM tasks t WHERE t.id = $1::uuid`,
+    [id],
+  );
+  if (!row) return null;
+  if (row.notified_execution) reviveDates(row.notified_execution, ["completed_at", "created_at"]);
+  return row as Pick<TaskRow, "is_public" | "state" | "notified_execution">;
 }
 
 export async function countTasks(filter: TaskFilter): Promise<number> {

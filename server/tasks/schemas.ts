@@ -144,6 +144,21 @@ export const ExecutionSchema = z
   })
   .meta({ id: "Execution" });
 
+export const ResolutionSchema = z
+  .object({
+    status: z.enum(["watching", "met", "resolved"]),
+    since: Timestamp.nullable().meta({ description: "When the standing finding was made (null while watching)" }),
+    answer: z.string().nullable().meta({ description: "The standing finding's answer (Markdown)" }),
+    sources: z.array(SourceSchema),
+  })
+  .meta({
+    id: "Resolution",
+    description:
+      "The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the " +
+      "watch is completed with such a finding standing, else `watching` (since and answer null, no sources)",
+  });
+export type Resolution = z.infer<typeof ResolutionSchema>;
+
 export const TaskSchema = z
   .object({
     id: Id,
@@ -160,6 +175,7 @@ export const TaskSchema = z
     last_known_state: z.record(z.string(), z.unknown()).nullable(),
     last_execution_id: Id.nullable(),
     last_execution: ExecutionSchema.nullable(),
+    resolution: ResolutionSchema,
     min_confidence: z.number(),
     min_sources: z.number().int(),
     min_interval_minutes: z.number().int(),

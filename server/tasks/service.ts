@@ -16,6 +16,7 @@ import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
 import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
+import { entityTag, matchesIfNoneMatch } from "../http/conditional";
 import type { z } from "zod";
 
 const DEFAULT_NAME = "New Monitor";
@@ -244,14 +245,23 @@ export async function forkTask(user: User, id: string, name?: string) {
 }
 
 /** The anonymous public view; counts a view unless the reader is the owner. */
-export async function readPublicTask(id: string, readerId: string | null) {
+/**
+ * A public watch as anyone but its owner sees it, with its entity tag. A reader other than the owner counts a view,
+ * unless its copy is current (`ifNoneMatch` names the tag): then nothing is counted and `notModified` is set. The tag
+ * covers the view without `view_count`, which every counted read changes: over the whole view no tag would match
+ * twice. So a 304 may stand for a copy whose view_count is behind (the tag is weak).
+ */
+export async function readPublicTask(id: string, readerId: string | null, ifNoneMatch: string | null = null) {
   const row = await findTask(id);
   if (!row?.is_public) throw notFound();
+  const view = publicTaskView(row);
+  const etag = entityTag(JSON.stringify({ ...view, view_count: undefined }), true);
+  if (matchesIfNoneMatch(ifNoneMatch, etag)) return { view, etag, notModified: true };
   if (row.user_id !== readerId) {
     await db.task.update({ where: { id }, data: { view_count: { increment: 1 } }, select: { id: true } });
-    row.view_count += 1;
+    view.view_count += 1;
   }
-  return publicTaskView(row);
+  return { view, etag, notModified: false };
 }
 
 /** The pause button behind the link in notification emails (server/notify/links.ts). */

@@ -1,15 +1,31 @@
 /** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
 import type { Execution, Task, TaskNotification } from "../db";
-import { CADENCE_CEILING, cadenceFloor, type ExecutionResult, type NotificationConfig, type Source, type TaskView } from "./schemas";
+import {
+  CADENCE_CEILING,
+  cadenceFloor,
+  type ExecutionResult,
+  type NotificationConfig,
+  type Resolution,
+  type Source,
+  type TaskView,
+} from "./schemas";
+
+/** Of the execution that last notified a finding, what the verdict shows (CONTRACT §10). */
+export type NotifiedExecution = Pick<Execution, "retracted_by_execution_id" | "completed_at" | "created_at" | "result" | "grounding_sources">;
 
 export type TaskRow = Task & {
   notifications: TaskNotification[];
   last_execution?: Execution | null;
+  notified_execution: NotifiedExecution | null;
   user?: { username: string | null } | null;
 };
 
-/** What a write loads back with the row (reads: `./reads`). */
-export const taskInclude = { notifications: true, last_execution: true } as const;
+/** What a write loads back with the row (reads: `./reads`, which selects the same). */
+export const taskInclude = {
+  notifications: true,
+  last_execution: true,
+  notified_execution: { select: { retracted_by_execution_id: true, completed_at: true, created_at: true, result: true, grounding_sources: true } },
+} as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type JsonObject = Record<string, unknown>;
@@ -33,6 +49,22 @@ export function executionView(e: Execution) {
   };
 }
 export type ExecutionView = ReturnType<typeof executionView>;
+
+/**
+ * `met` while the last notified finding stands, `resolved` once the watch is completed with it standing; a
+ * retraction (or no finding yet) is `watching`.
+ */
+export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">): Resolution {
+  const finding = row.notified_execution;
+  if (!finding || finding.retracted_by_execution_id) return { status: "watching", since: null, answer: null, sources: [] };
+  const result = asObject(finding.result);
+  return {
+    status: row.state === "completed" ? "resolved" : "met",
+    since: (finding.completed_at ?? finding.created_at).toISOString(),
+    answer: typeof result?.answer === "string" ? result.answer : null,
+    sources: Array.isArray(finding.grounding_sources) ? (finding.grounding_sources as Source[]) : [],
+  };
+}
 
 export function notificationConfigs(rows: TaskNotification[]): NotificationConfig[] {
   return [...rows]
@@ -67,6 +99,7 @@ export function ownerTaskView(row: TaskRow): TaskView {
     last_known_state: asObject(row.last_known_state),
     last_execution_id: row.last_execution_id,
     last_execution: row.last_execution ? executionView(row.last_execution) : null,
+    resolution: resolutionOf(row),
     min_confidence: row.min_confidence,
     min_sources: row.min_sources,
     min_interval_minutes: row.min_interval_minutes ?? cadenceFloor(),

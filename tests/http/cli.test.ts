@@ -154,7 +154,7 @@ describe("watchctl with an API key", () => {
     await call("PATCH", `/api/v1/tasks/${theirs.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     expect(await cli("follow", theirs.id)).toMatchObject({ code: 2 });
     expect((await cli("follow", theirs.id, "--webhook", "https://example.com/f")).stdout).toBe(`Following ${theirs.id}: webhook https://example.com/f\n`);
-    expect((await cli("following")).stdout).toMatch(new RegExp(`${theirs.id}\\s+Zig 1.0\\s+paused\\s+webhook`));
+    expect((await cli("following")).stdout).toMatch(new RegExp(`${theirs.id}\\s+Zig 1.0\\s+watching\\s+webhook`));
     expect((await cli("unfollow", theirs.id)).stdout).toBe(`No longer following ${theirs.id}\n`);
     expect((await cli("--json", "following")).json()).toEqual([]);
   });

@@ -74,8 +74,14 @@ describe("SDK with an API key", () => {
     expect(await authorSdk.watches.setVisibility(task.id, true)).toEqual({ is_public: true });
     const fork = await sdk.watches.fork(task.id);
     expect(fork).toMatchObject({ forked_from_task_id: task.id, is_public: false, user_id: user.id });
+    // Anyone may read it, with its verdict, and share it by its page, badge and feeds.
+    const anonymous = createClient({ baseUrl: server().url });
+    expect((await anonymous.public.get(task.id)).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });
+    for (const url of [anonymous.public.badgeUrl(task.id), anonymous.public.feedUrl(task.id), anonymous.public.feedUrl(task.id, "rss"), anonymous.public.pageUrl(task.id)])
+      expect((await fetch(url)).status, url).toBe(200);
     expect(await authorSdk.watches.setVisibility(task.id, false)).toEqual({ is_public: false });
     await expect(sdk.watches.get(task.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(anonymous.public.get(task.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("maps errors to typed classes with the server's detail", async () => {

@@ -50,6 +50,8 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
       ["POST", "/api/v1/tasks", { search_query: "written during the outage" }],
       ["POST", `/api/v1/tasks/${id}/execute`],
       ["GET", `/api/v1/public/tasks/id/${id}/rss`],
+      ["GET", `/api/v1/public/tasks/id/${id}/feed.json`],
+      ["GET", `/api/v1/public/tasks/id/${id}/badge.svg`],
     ] as const) {
       const res = await api(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(503);

@@ -178,4 +178,34 @@ describe("rate limits", () => {
     const createKey = () => call("POST", "/auth/api-keys", { base: limited.url, body: { name: "k" } });
     expect(await statuses(4, createKey)).toEqual([200, 400, 400, 429]);
   });
+
+  it("RSS and JSON Feed share one bucket of 10; the badge and the Open Graph image one of 60, where a 304 counts too", async () => {
+    const nextWindow = () => new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
+    await nextWindow();
+    await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username: `shl${Date.now().toString(36)}` } }); // unless set already
+    const task = (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "shared limits", state: "paused" } })).body;
+    expect((await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } })).status).toBe(200);
+    const url = (suffix: string) => `${limited.url}/api/v1/public/tasks/id/${task.id}/${suffix}`;
+    await fetch(`${limited.url}/w/${task.id}/opengraph-image`); // the first image warms the renderer up, outside the window below
+    const statuses = async (n: number, request: () => Promise<Response>) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push((await request()).status);
+      return out;
+    };
+
+    await nextWindow();
+    expect(await statuses(5, () => fetch(url("rss")))).toEqual(Array(5).fill(200));
+    expect(await statuses(6, () => fetch(url("feed.json")))).toEqual([...Array(5).fill(200), 429]);
+    expect((await fetch(url("rss"))).status).toBe(429);
+
+    await nextWindow();
+    const etag = (await fetch(url("badge.svg"))).headers.get("etag")!;
+    expect(await statuses(57, () => fetch(url("badge.svg"), { headers: { "if-none-match": etag } }))).toEqual(Array(57).fill(304));
+    expect((await fetch(`${limited.url}/w/${task.id}/opengraph-image`)).status).toBe(200);
+    expect((await fetch(url("badge.svg"))).status).toBe(200);
+    const refused = await fetch(url("badge.svg"), { headers: { "if-none-match": etag } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("60");
+    expect((await fetch(`${limited.url}/w/${task.id}/opengraph-image`)).status).toBe(429);
+  });
 });

@@ -13,6 +13,8 @@ const PUBLIC = [
   ["post", "/api/v1/public/waitlist"],
   ["get", "/api/health"],
   ["get", "/api/v1/public/tasks/id/{id}/rss"],
+  ["get", "/api/v1/public/tasks/id/{id}/feed.json"],
+  ["get", "/api/v1/public/tasks/id/{id}/badge.svg"],
 ] as const;
 
 describe("OpenAPI document", () => {
@@ -39,6 +41,15 @@ describe("OpenAPI document", () => {
         expect(o.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
         expect(o.responses["401"]?.description, `${method} ${path}`).toBe("Missing, invalid or expired credentials");
       }
+  });
+
+  it("documents conditional GET (ETag, 304) on the feeds, the badge and the public watch", () => {
+    for (const suffix of ["", "/rss", "/feed.json", "/badge.svg"]) {
+      const o = op("get", `/api/v1/public/tasks/id/{id}${suffix}`) as Op & { parameters: { name: string }[]; responses: Record<string, { headers?: object }> };
+      expect(o.responses["304"]?.description, suffix).toMatch(/^Not Modified/);
+      expect(Object.keys(o.responses["200"]?.headers ?? {}), suffix).toEqual(["ETag", "Cache-Control"]);
+      expect(o.parameters.map((p) => p.name), suffix).toContain("If-None-Match");
+    }
   });
 
   it("documents the validation list and the outage answer on every operation", () => {

@@ -46,9 +46,26 @@ describe("watch rows", () => {
         grounding_sources: [{ url: "https://s.example.com", title: "s" }],
       },
     });
-    const written = await db.task.update({ where: { id: task.id }, data: { last_execution_id: execution.id, updated_at: new Date() }, include: taskInclude });
+    const written = await db.task.update({
+      where: { id: task.id },
+      data: { last_execution_id: execution.id, notified_execution_id: execution.id, updated_at: new Date() },
+      include: taskInclude,
+    });
     const read = (await findTask(task.id))!;
     expect(ownerTaskView(read)).toEqual(ownerTaskView(written as TaskRow));
     expect(ownerTaskView(read).last_execution?.result).toMatchObject({ usage: { input_tokens: 1, output_tokens: 2 } });
+    expect(ownerTaskView(read).resolution).toEqual({
+      status: "met",
+      since: execution.completed_at!.toISOString(),
+      answer: "a",
+      sources: [{ url: "https://s.example.com", title: "s" }],
+    });
+
+    // Retracted, the verdict is back to watching on both paths.
+    await db.execution.update({ where: { id: execution.id }, data: { retracted_by_execution_id: execution.id } });
+    const rewritten = await db.task.update({ where: { id: task.id }, data: { state: "completed" }, include: taskInclude });
+    const reread = (await findTask(task.id))!;
+    expect(ownerTaskView(reread)).toEqual(ownerTaskView(rewritten as TaskRow));
+    expect(ownerTaskView(reread).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });
   });
 });

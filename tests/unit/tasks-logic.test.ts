@@ -5,7 +5,7 @@ import { validationDetails } from "@/server/api/errors";
 import { Prisma } from "@/server/db";
 import { isDatabaseUnavailable } from "@/server/db/availability";
 import { checkTransition } from "@/server/tasks/service";
-import { ownerTaskView, publicTaskView, type TaskRow } from "@/server/tasks/views";
+import { ownerTaskView, publicTaskView, resolutionOf, type TaskRow } from "@/server/tasks/views";
 
 describe("state machine (SPEC §3.1)", () => {
   it("allows the listed transitions and same-state no-ops, rejects the rest with the spec text", () => {
@@ -32,6 +32,7 @@ describe("views", () => {
     last_known_state: { secret: "s" },
     last_execution_id: null,
     last_execution: null,
+    notified_execution: null,
     min_confidence: 0.6,
     min_sources: 1,
     min_interval_minutes: null,
@@ -70,6 +71,32 @@ describe("views", () => {
       last_known_state: null,
       owner: { username: "alice" },
     });
+  });
+});
+
+describe("resolution (CONTRACT §10)", () => {
+  const finding = {
+    retracted_by_execution_id: null,
+    completed_at: new Date("2026-11-02T09:30:00Z"),
+    created_at: new Date("2026-11-02T09:29:00Z"),
+    result: { condition_met: true, answer: "Yes: **Beta 1** is out.", confidence: 0.9 },
+    grounding_sources: [{ url: "https://www.postgresql.org/about/news/", title: "PostgreSQL" }],
+  };
+
+  it("is watching without a notified finding, met while it stands, resolved once the watch is completed with it", () => {
+    const watching = { status: "watching", since: null, answer: null, sources: [] };
+    expect(resolutionOf({ state: "active", notified_execution: null })).toEqual(watching);
+    expect(resolutionOf({ state: "completed", notified_execution: null })).toEqual(watching);
+    const met = { since: "2026-11-02T09:30:00.000Z", answer: "Yes: **Beta 1** is out.", sources: finding.grounding_sources };
+    expect(resolutionOf({ state: "active", notified_execution: finding })).toEqual({ status: "met", ...met });
+    expect(resolutionOf({ state: "paused", notified_execution: finding })).toEqual({ status: "met", ...met });
+    expect(resolutionOf({ state: "completed", notified_execution: finding })).toEqual({ status: "resolved", ...met });
+  });
+
+  it("goes back to watching when the finding is retracted", () => {
+    const retracted = { ...finding, retracted_by_execution_id: "e2" };
+    expect(resolutionOf({ state: "active", notified_execution: retracted }).status).toBe("watching");
+    expect(resolutionOf({ state: "completed", notified_execution: retracted }).status).toBe("watching");
   });
 });
 

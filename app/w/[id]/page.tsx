@@ -13,6 +13,7 @@ import { Markdown, Sources, when } from "../../components";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
+import { EmbedSnippets, VerdictCard } from "./verdict";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +24,7 @@ const load = cache(async (id: string) => {
   if (retryAfter) return { limited: true as const, retryAfter };
   if (!z.guid().safeParse(id).success) return null;
   const reader = await viewer();
-  const task = await readPublicTask(id, reader?.id ?? null).catch(() => null);
+  const task = await readPublicTask(id, reader?.id ?? null).then((r) => r.view, () => null);
   if (!task) return null;
   const [findings, following] = await Promise.all([publicFindings(id, 50), reader ? isFollowing(reader, id) : false]);
   return { limited: false as const, task, reader, following, findings: findings.map(publicExecutionView) };
@@ -37,11 +38,19 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   const url = `${env.APP_URL}/w/${task.id}`;
   const description = `Watching: ${task.condition_description}`;
   return {
+    metadataBase: new URL(env.APP_URL),
     title: task.name,
     description,
-    alternates: { canonical: url, types: { "application/rss+xml": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss` } },
+    alternates: {
+      canonical: url,
+      types: {
+        "application/rss+xml": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/rss`,
+        "application/feed+json": `${env.APP_URL}/api/v1/public/tasks/id/${task.id}/feed.json`,
+      },
+    },
+    // The image is ./opengraph-image.tsx (Next adds og:image and twitter:image from it).
     openGraph: { title: task.name, description, url, type: "article", siteName: "Watch" },
-    twitter: { card: "summary", title: task.name, description },
+    twitter: { card: "summary_large_image", title: task.name, description },
   };
 }
 
@@ -58,6 +67,14 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
         Public watch by <Link href={`/u/${task.owner?.username}`}>@{task.owner?.username}</Link>
       </p>
       <h1>{task.name}</h1>
+      <VerdictCard task={task} />
+      <section aria-label="Follow this watch" className="row">
+        {isOwner ? null : reader ? (
+          <FollowButton taskId={task.id} following={following} email={reader.email} />
+        ) : (
+          <FollowByEmail taskId={task.id} />
+        )}
+      </section>
       <dl className="facts">
         <dt>Searching</dt>
         <dd>{task.search_query}</dd>
@@ -74,18 +91,13 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
           {task.subscriber_count} following or forked · {task.view_count} views
         </dd>
       </dl>
-      <section aria-label="Follow this watch" className="row">
-        {isOwner ? null : reader ? (
-          <FollowButton taskId={task.id} following={following} email={reader.email} />
-        ) : (
-          <FollowByEmail taskId={task.id} />
-        )}
-      </section>
       <p>
-        <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>Follow by RSS</a> ·{" "}
+        Follow by <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS</a> or{" "}
+        <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a> ·{" "}
         {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>} or fork with the API:{" "}
         <code>POST /api/v1/tasks/{task.id}/fork</code>
       </p>
+      <EmbedSnippets task={task} appUrl={env.APP_URL} />
       <h2>Findings</h2>
       {findings.length ? (
         findings.map((f) => (

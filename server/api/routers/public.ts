@@ -5,6 +5,7 @@ import { serviceHealth } from "../../health";
 import { Id, TaskSchema } from "../../tasks/schemas";
 import { readPublicTask } from "../../tasks/service";
 import { DomainError } from "../../errors";
+import { PUBLIC_CACHE_CONTROL } from "../../http/conditional";
 import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
 import { authedProcedure, ipRateLimited, publicProcedure, router, syncParsed } from "../trpc";
 
@@ -65,7 +66,16 @@ export const publicRouter = router({
 
   task: publicProcedure
     .use(ipRateLimited("public-task"))
-    .meta({ openapi: { method: "GET", path: "/api/v1/public/tasks/id/{id}", tags: ["public"], summary: "A public watch (anonymous)", protect: false, errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" } } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/public/tasks/id/{id}",
+        tags: ["public"],
+        summary: "A public watch (anonymous); counts a view. ETag (weak, without view_count): 304 to a matching If-None-Match, no view counted",
+        protect: false,
+        errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" },
+      },
+    })
     .input(z.object({ id: Id }))
     .output(syncParsed(TaskSchema))
     .query(async ({ ctx, input }) => {
@@ -73,7 +83,15 @@ export const publicRouter = router({
       const reader = ctx.headers.has("authorization")
         ? await authenticate(ctx.headers, ctx.clientIp).then((c) => c.user?.id ?? null, () => null)
         : null;
-      return readPublicTask(input.id, reader);
+      const rest = ctx.via === "rest";
+      const { view, etag, notModified } = await readPublicTask(input.id, reader, rest ? ctx.headers.get("if-none-match") : null);
+      if (rest) {
+        ctx.res.headers.ETag = etag;
+        ctx.res.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL;
+        // The REST layer sends a 304 without its body (server/api/rest.ts).
+        if (notModified) ctx.res.status = 304;
+      }
+      return view;
     }),
 
   health: publicProcedure

@@ -1,0 +1,34 @@
+/**
+ * A public watch's verdict in words, as the page's card, the badge and the Open Graph image say it (CONTRACT §10).
+ */
+import { makeBadge } from "badge-maker";
+import type { Resolution } from "../tasks/schemas";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2 Nov 2026", in UTC: the same words for every visitor (the badge and the feeds are cached for everyone). */
+export function verdictDate(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** The badge's right-hand side: "watching", "met · 2 Nov 2026", "resolved · 2 Nov 2026". */
+export function verdictLabel(r: Resolution): string {
+  return r.since && r.status !== "watching" ? `${r.status} · ${verdictDate(r.since)}` : r.status;
+}
+
+/** The card's answer to the watch's question: "Yes, since 2 Nov 2026", or "Not yet". */
+export function verdictSentence(r: Resolution): string {
+  return r.status === "watching" || !r.since ? "Not yet" : `Yes, since ${verdictDate(r.since)}`;
+}
+
+/** Colours with at least 4.5:1 contrast against the badge's white text. */
+export const VERDICT_COLORS: Record<Resolution["status"], string> = { watching: "#0969da", met: "#1a7f37", resolved: "#8250df" };
+
+/**
+ * A shields-style badge (badge-maker: text widths measured in Verdana, `role="img"`, an `aria-label` and a `<title>`
+ * that read "watch: met · 2 Nov 2026"). It holds no text of the watch's own, only its status and date.
+ */
+export function verdictBadge(r: Resolution): string {
+  return makeBadge({ label: "watch", message: verdictLabel(r), color: VERDICT_COLORS[r.status], labelColor: "#555", style: "flat" });
+}
