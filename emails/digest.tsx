@@ -2,14 +2,15 @@
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
 import { renderMarkdown } from "../server/render/markdown";
 
-export type DigestItem = { watchName: string; watchUrl: string; title: string; answer: string; at: string; retraction: boolean };
+/** One watch's findings of the day; `at` is already written in the reader's time zone. */
+export type DigestGroup = { watchName: string; watchUrl: string; items: { title: string; answer: string; at: string; retraction: boolean }[] };
 
 const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
 const card = { backgroundColor: "#ffffff", borderRadius: "8px", margin: "24px auto", maxWidth: "560px", padding: "24px" };
 const muted = { color: "#5b6270", fontSize: "13px" };
 
-export function DailyDigest(p: { items: DigestItem[]; settingsUrl: string }) {
-  const count = `${p.items.length} finding${p.items.length === 1 ? "" : "s"}`;
+export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsUrl: string }) {
+  const count = `${p.count} finding${p.count === 1 ? "" : "s"}`;
   return (
     <Html lang="en">
       <Head />
@@ -19,20 +20,22 @@ export function DailyDigest(p: { items: DigestItem[]; settingsUrl: string }) {
           <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
             Your daily digest: {count}
           </Heading>
-          {p.items.map((item, i) => (
-            <Section key={i}>
-              <Text style={muted}>
-                {item.watchName} · {item.at.slice(0, 16).replace("T", " ")} UTC
-              </Text>
-              <Heading as="h2" style={{ fontSize: "16px", margin: "0 0 4px" }}>
-                {item.retraction ? "Retracted: " : ""}
-                {item.title}
+          {p.groups.map((group, g) => (
+            <Section key={g}>
+              <Heading as="h2" style={{ fontSize: "17px", margin: "8px 0" }}>
+                <Link href={group.watchUrl}>{group.watchName}</Link>
               </Heading>
-              {/* The same sanitizing renderer as the pages. */}
-              <div style={{ fontSize: "14px", lineHeight: "22px" }} dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }} />
-              <Text>
-                <Link href={item.watchUrl}>Open the watch</Link>
-              </Text>
+              {group.items.map((item, i) => (
+                <Section key={i}>
+                  <Text style={{ ...muted, margin: "0" }}>{item.at}</Text>
+                  <Heading as="h3" style={{ fontSize: "15px", margin: "0 0 4px" }}>
+                    {item.retraction ? "Retracted: " : ""}
+                    {item.title}
+                  </Heading>
+                  {/* The same sanitizing renderer as the pages. */}
+                  <div style={{ fontSize: "14px", lineHeight: "22px" }} dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }} />
+                </Section>
+              ))}
               <Hr />
             </Section>
           ))}

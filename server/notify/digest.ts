@@ -2,7 +2,7 @@
  * The daily digest (CONTRACT §11): at 08:00 in the user's time zone, one email with every finding and retraction since
  * the last digest — of their own watches and of the public watches they follow — instead of an email each.
  */
-import { DailyDigest, type DigestItem } from "../../emails/digest";
+import { DailyDigest, type DigestGroup } from "../../emails/digest";
 import { db } from "../db";
 import { env } from "../env";
 import { sql } from "../db/sql";
@@ -14,7 +14,24 @@ const DAY_MS = 24 * 3_600_000;
 
 type Row = { id: string; task_id: string; name: string; is_public: boolean; completed_at: Date; title: string | null; answer: string | null; retraction: boolean };
 
-async function findingsBetween(userId: string, since: Date, until: Date): Promise<DigestItem[]> {
+type Finding = { taskId: string; watchName: string; watchUrl: string; title: string; answer: string; at: Date; retraction: boolean };
+
+/**
+ * The digest's sections: one per watch, in the order of each watch's first finding of the day, its findings in
+ * time order, each stamped in the reader's time zone.
+ */
+export function groupByWatch(findings: Finding[], timezone: string): DigestGroup[] {
+  const stamp = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  const groups = new Map<string, DigestGroup>();
+  for (const f of [...findings].sort((a, b) => a.at.getTime() - b.at.getTime())) {
+    let group = groups.get(f.taskId);
+    if (!group) groups.set(f.taskId, (group = { watchName: f.watchName, watchUrl: f.watchUrl, items: [] }));
+    group.items.push({ title: f.title, answer: f.answer, at: stamp.format(f.at), retraction: f.retraction });
+  }
+  return [...groups.values()];
+}
+
+async function findingsBetween(userId: string, since: Date, until: Date): Promise<Finding[]> {
   const rows = await sql<Row>(
     `SELECT e.id, t.id AS task_id, t.name, t.is_public, e.completed_at, e.notification->>'title' AS title, e.result->>'answer' AS answer,
             e.notices @> '[{"event":"task.condition_retracted"}]' AS retraction
@@ -26,11 +43,12 @@ async function findingsBetween(userId: string, since: Date, until: Date): Promis
     [userId, since, until],
   );
   return rows.map((r) => ({
+    taskId: r.task_id,
     watchName: r.name,
     watchUrl: watchUrl({ id: r.task_id, is_public: r.is_public }),
     title: r.title ?? (r.retraction ? "an earlier finding no longer holds" : `Condition met: ${r.name}`),
     answer: r.answer ?? "",
-    at: r.completed_at.toISOString(),
+    at: r.completed_at,
     retraction: r.retraction,
   }));
 }
@@ -47,11 +65,11 @@ export async function sendDigest(userId: string, dueAt: string): Promise<{ next:
   const next = nextDigestAt(user, new Date(due.getTime() + 60_000));
   const { count } = await db.user.updateMany({ where: { id: userId, next_digest_at: due }, data: { last_digest_at: due, next_digest_at: next } });
   if (!count) return { next: null, findings: 0 };
-  const items = await findingsBetween(userId, user.last_digest_at ?? new Date(due.getTime() - DAY_MS), due);
-  if (items.length)
+  const findings = await findingsBetween(userId, user.last_digest_at ?? new Date(due.getTime() - DAY_MS), due);
+  if (findings.length)
     await sendRecorded({ user_id: userId, task_id: null, execution_id: null, event: "digest.daily", recipient: user.email }, async () => ({
-      subject: `Your Watch digest: ${items.length} finding${items.length === 1 ? "" : "s"}`,
-      react: DailyDigest({ items, settingsUrl: `${env.APP_URL}/dashboard/settings` }),
+      subject: `Your Watch digest: ${findings.length} finding${findings.length === 1 ? "" : "s"}`,
+      react: DailyDigest({ count: findings.length, groups: groupByWatch(findings, user.timezone), settingsUrl: `${env.APP_URL}/dashboard/settings` }),
     }));
-  return { next: next.toISOString(), findings: items.length };
+  return { next: next.toISOString(), findings: findings.length };
 }
