@@ -18,4 +18,6 @@ export const events = {
   /** A user's daily digest is due at `at`; cancelled by `digestDisarmed` for the same user and time. */
   digestArmed: "watch/digest.armed",
   digestDisarmed: "watch/digest.disarmed",
+  /** The daily retention job is due at `at`. */
+  retentionArmed: "watch/retention.armed",
 } as const;

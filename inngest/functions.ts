@@ -4,7 +4,7 @@
  * the embedded driver.
  */
 import { env } from "../server/env";
-import { digestRun, emailDelivery, flowControl, followUpId, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
+import { digestRun, emailDelivery, flowControl, followUpId, retentionRun, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
 import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 
@@ -79,4 +79,11 @@ export const dailyDigest = inngest.createFunction(
   },
 );
 
-export const functions = [scheduledRun, requestedRun, webhookDeliveryRun, emailDeliveryRun, dailyDigest];
+/** Inngest keeps its own run history (per its plan's retention): only the service's tables are trimmed. */
+export const dailyRetention = inngest.createFunction({ id: "watch-daily-retention", triggers: [{ event: events.retentionArmed }] }, async ({ event, step }) => {
+  const { at } = event.data as { at: string };
+  await step.sleepUntil("wait-retention", new Date(Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS));
+  return retentionRun(adapt(step as unknown as InngestStep), at);
+});
+
+export const functions = [scheduledRun, requestedRun, webhookDeliveryRun, emailDeliveryRun, dailyDigest, dailyRetention];

@@ -83,6 +83,9 @@ const schema = z.object({
 
   MIN_RUN_INTERVAL_MS: positiveInt(5 * 60_000),
   EXECUTION_STUCK_AFTER_MS: positiveInt(30 * 60_000),
+  /** Days kept: runs without a finding (CONTRACT §12), and send records. */
+  EXECUTION_RETENTION_DAYS: positiveInt(90),
+  SEND_RETENTION_DAYS: positiveInt(365),
 
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optionalString,

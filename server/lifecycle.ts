@@ -4,6 +4,10 @@ import { openDatabase, database } from "./db";
 import { setScheduler } from "./scheduler";
 import { startDriver } from "./runs/driver";
 import { agentConfigProblem } from "./agent";
+import { flushViewCounts } from "./tasks/view-counts";
+import { nextRetentionAt } from "./retention";
+import { now } from "./clock";
+import { sql } from "./db/sql";
 
 async function migrate(url: string) {
   const { applyMigrations } = await import("./db/schema-engine");
@@ -31,14 +35,25 @@ async function start() {
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, prepare: migrate });
   const driver = await startDriver(db);
   setScheduler(driver.scheduler);
+  await driver.scheduler.armRetention(nextRetentionAt(now()));
   g.__watchStopDriver = driver.stop;
   if (env.SERVICE_NOAUTH)
     console.warn("⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.");
   const modelProblem = agentConfigProblem();
   if (modelProblem) console.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
+  if (db.embedded) await hintPostgresPastEmbeddedLimit();
   console.log(
     `ready: ${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}, scheduler ${driver.scheduler.name}, in ${Date.now() - started} ms`,
   );
+}
+
+/** Past this many watches the embedded database is the bottleneck (README "Benchmarks", Scale). */
+const EMBEDDED_WATCH_LIMIT = 10_000;
+
+async function hintPostgresPastEmbeddedLimit() {
+  const n = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`, []))[0]?.n ?? 0;
+  if (n > EMBEDDED_WATCH_LIMIT)
+    console.warn(`ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (README "Scale").`);
 }
 
 /** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests have finished. */
@@ -46,6 +61,7 @@ export function stopServices() {
   return (g.__watchStopping ??= (async () => {
     setScheduler(undefined);
     await g.__watchStopDriver?.();
+    await flushViewCounts().catch((e: Error) => console.error(`page views not written: ${e.message}`));
     await database().close();
   })());
 }

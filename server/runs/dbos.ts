@@ -13,7 +13,8 @@ import { env } from "../env";
 import type { Scheduler } from "../scheduler";
 import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
-import { armed, digestArmed, digestRun, emailDelivery, flowControl, followUpId, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
+import { armed, digestArmed, digestRun, emailDelivery, flowControl, followUpId, retentionArmed, retentionRun, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
+import { sql } from "../db/sql";
 
 const QUEUE = "watch-runs";
 /** Bump when a workflow's step sequence changes incompatibly (recovery replays by step order). */
@@ -40,6 +41,8 @@ async function start(followUp: FollowUp) {
       const { userId, at } = followUp.data;
       return void (await DBOS.startWorkflow(registered.digestRun, queued(workflowID, Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS))(userId, at));
     }
+    case "watch/retention.armed":
+      return void (await DBOS.startWorkflow(registered.retentionRun, queued(workflowID, Date.parse(followUp.data.at) - env.WATCH_CLOCK_OFFSET_MS))(followUp.data.at));
     case "watch/email.deliver": {
       const { executionId, notice, followId } = followUp.data;
       return void (await DBOS.startWorkflow(registered.emailDelivery, { workflowID })(executionId, notice, followId));
@@ -71,6 +74,7 @@ const g = globalThis as unknown as {
     webhookDelivery: (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>;
     emailDelivery: (executionId: string, notice: Notice, followId?: string) => Promise<unknown>;
     digestRun: (userId: string, at: string) => Promise<unknown>;
+    retentionRun: (at: string) => Promise<unknown>;
   };
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
@@ -85,7 +89,25 @@ const registered = (g.__watchDbos ??= {
     { name: "emailDelivery" },
   ),
   digestRun: DBOS.registerWorkflow((userId: string, at: string) => digestRun(step, userId, at), { name: "digestRun" }),
+  retentionRun: DBOS.registerWorkflow((at: string) => retentionRun(step, at, forgetFinishedWorkflows), { name: "retentionRun" }),
 });
+
+/**
+ * The engine's own record of finished workflows (one per run, delivery and digest, with every step's output) would
+ * grow for ever: those finished before `before` are deleted in batches, through the engine's own delete.
+ */
+async function forgetFinishedWorkflows(before: Date, batchSize = 1000) {
+  let total = 0;
+  for (;;) {
+    const rows = await sql<{ workflow_uuid: string }>(
+      `SELECT workflow_uuid FROM dbos.workflow_status WHERE completed_at < $1 AND status IN ('SUCCESS', 'ERROR', 'CANCELLED') LIMIT $2`,
+      [before.getTime(), batchSize],
+    );
+    if (rows.length) await DBOS.deleteWorkflows(rows.map((r) => r.workflow_uuid));
+    total += rows.length;
+    if (rows.length < batchSize) return total;
+  }
+}
 
 /** Cancels a workflow; with `onlyWaiting`, only one that has not started (a run in progress finishes). */
 async function cancel(workflowID: string, onlyWaiting = false) {
@@ -104,6 +126,7 @@ const dbosScheduler: Scheduler = {
   cancelRun: (executionId) => cancel(requestedId(executionId)),
   armDigest: (userId, at) => start(digestArmed(userId, at.toISOString())),
   disarmDigest: (userId, at) => cancel(followUpId(digestArmed(userId, at.toISOString())), true),
+  armRetention: (at) => start(retentionArmed(at.toISOString())),
   health: async () => queueHealth(),
 };
 

@@ -1,7 +1,7 @@
 /** The Inngest driver: the Scheduler as events (idempotent by id); the workflow itself runs in inngest/functions.ts. */
 import { events, inngest } from "../../inngest/client";
 import type { Scheduler } from "../scheduler";
-import { armed, digestArmed, followUpId } from "./workflow";
+import { armed, digestArmed, followUpId, retentionArmed } from "./workflow";
 
 export const inngestScheduler: Scheduler = {
   name: "inngest",
@@ -24,6 +24,10 @@ export const inngestScheduler: Scheduler = {
   },
   disarmDigest: async (userId, at) => {
     await inngest.send({ name: events.digestDisarmed, data: { userId, at: at.toISOString() } });
+  },
+  armRetention: async (at) => {
+    const event = retentionArmed(at.toISOString());
+    await inngest.send({ id: followUpId(event), ...event });
   },
   // Runs happen on the Inngest server; this process only sends events, so there is nothing local to check.
   health: async () => "ok: runs on Inngest",

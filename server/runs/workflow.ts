@@ -10,6 +10,7 @@ import { env } from "../env";
 import { now } from "../clock";
 import { deliverEmail, deliverWebhook, followersOf, planEmail, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
 import { sendDigest } from "../notify/digest";
+import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
 
@@ -26,6 +27,9 @@ export const STEP = {
   deliverEmail: "deliver-email",
   sendDigest: "send-digest",
   armNextDigest: "arm-next-digest",
+  prune: "prune",
+  forgetEngineHistory: "forget-engine-history",
+  armNextRetention: "arm-next-retention",
   deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
   webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
 } as const;
@@ -39,7 +43,9 @@ export type FollowUp =
   /** The webhook of a run's notice, with its retries (per execution, event and recipient). */
   | { name: "watch/webhook.deliver"; data: Delivery }
   /** A user's daily digest (per user and time). */
-  | { name: "watch/digest.armed"; data: { userId: string; at: string } };
+  | { name: "watch/digest.armed"; data: { userId: string; at: string } }
+  /** The daily retention job (per time: one across replicas). */
+  | { name: "watch/retention.armed"; data: { at: string } };
 
 /** One notice of one run for one recipient: the owner, or a follower. */
 type Delivery = { executionId: string; notice: Notice; followId?: string };
@@ -63,10 +69,14 @@ export function followUpId(f: FollowUp) {
       return `webhook:${delivery(f.data)}`;
     case "watch/digest.armed":
       return `digest:${f.data.userId}:${new Date(f.data.at).getTime()}`;
+    case "watch/retention.armed":
+      return `retention:${new Date(f.data.at).getTime()}`;
   }
 }
 
 export const digestArmed = (userId: string, at: string): FollowUp => ({ name: "watch/digest.armed", data: { userId, at } });
+
+export const retentionArmed = (at: string): FollowUp => ({ name: "watch/retention.armed", data: { at } });
 
 export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
 
@@ -130,6 +140,19 @@ export async function digestRun(step: WorkflowStep, userId: string, at: string) 
   const sent = await step.run(STEP.sendDigest, () => sendDigest(userId, at), { database: true });
   if (sent.next) await step.send(STEP.armNextDigest, digestArmed(userId, sent.next));
   return sent;
+}
+
+/**
+ * The daily retention job (server/retention.ts), then the next day's. An engine that keeps its own record of finished
+ * workflows passes `forgetFinished` to trim it to the same period.
+ */
+export async function retentionRun(step: WorkflowStep, at: string, forgetFinished?: (before: Date) => Promise<number>) {
+  const pruned = await step.run(STEP.prune, () => pruneExecutions({ now: new Date(at) }), { database: true });
+  const workflows = forgetFinished
+    ? await step.run(STEP.forgetEngineHistory, () => forgetFinished(new Date(Date.parse(at) - env.EXECUTION_RETENTION_DAYS * 24 * 3_600_000)), { database: true })
+    : 0;
+  await step.send(STEP.armNextRetention, retentionArmed(nextRetentionAt(new Date(at)).toISOString()));
+  return { ...pruned, workflows };
 }
 
 /** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */

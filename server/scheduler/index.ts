@@ -20,6 +20,8 @@ export interface Scheduler {
   armDigest(userId: string, at: Date): Promise<void>;
   /** The user turned the digest off (or it moved): cancel the wake-up armed for `at`. */
   disarmDigest(userId: string, at: Date): Promise<void>;
+  /** Make sure the daily retention job runs at `at` (idempotent per time, so once across replicas). */
+  armRetention(at: Date): Promise<void>;
   /** "ok" when the driver is running. */
   health(): Promise<string>;
 }
@@ -33,6 +35,7 @@ const inert: Scheduler = {
   cancelRun: async () => {},
   armDigest: async () => {},
   disarmDigest: async () => {},
+  armRetention: async () => {},
   health: async () => "not started",
 };
 

@@ -16,6 +16,7 @@ import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
 import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
+import { countView } from "./view-counts";
 import { entityTag, matchesIfNoneMatch } from "../http/conditional";
 import type { z } from "zod";
 
@@ -244,7 +245,6 @@ export async function forkTask(user: User, id: string, name?: string) {
   return ownerTaskView(row);
 }
 
-/** The anonymous public view; counts a view unless the reader is the owner. */
 /**
  * A public watch as anyone but its owner sees it, with its entity tag. A reader other than the owner counts a view,
  * unless its copy is current (`ifNoneMatch` names the tag): then nothing is counted and `notModified` is set. The tag
@@ -258,7 +258,7 @@ export async function readPublicTask(id: string, readerId: string | null, ifNone
   const etag = entityTag(JSON.stringify({ ...view, view_count: undefined }), true);
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { view, etag, notModified: true };
   if (row.user_id !== readerId) {
-    await db.task.update({ where: { id }, data: { view_count: { increment: 1 } }, select: { id: true } });
+    countView(id);
     view.view_count += 1;
   }
   return { view, etag, notModified: false };

@@ -1,5 +1,6 @@
 /** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
 import type { Execution, Task, TaskNotification } from "../db";
+import { pendingViews } from "./view-counts";
 import {
   CADENCE_CEILING,
   cadenceFloor,
@@ -93,7 +94,7 @@ export function ownerTaskView(row: TaskRow): TaskView {
     state: row.state,
     next_run: iso(row.next_run),
     is_public: row.is_public,
-    view_count: row.view_count,
+    view_count: row.view_count + pendingViews(row.id),
     subscriber_count: row.subscriber_count,
     forked_from_task_id: row.forked_from_task_id,
     last_known_state: asObject(row.last_known_state),

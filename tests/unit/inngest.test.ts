@@ -6,7 +6,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
-import { emailDeliveryRun, requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
+import { dailyRetention, emailDeliveryRun, requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
 import { flowControl, STEP } from "@/server/runs/workflow";
 
 const plan = {
@@ -144,6 +144,19 @@ describe("the run workflow on Inngest", () => {
     const digest = new InngestTestEngine({ function: emailDeliveryRun, events: [email] });
     expect((await digest.execute({ steps: steps(later("digest")) })).result).toEqual({ kind: "digest" });
     expect(sent).toEqual([]);
+  });
+
+  it("runs the daily retention job at its time, then arms the next day's under an idempotent id", async () => {
+    const at = "2030-01-01T03:00:00.000Z";
+    const t = new InngestTestEngine({ function: dailyRetention, events: [{ name: "watch/retention.armed", data: { at } }] });
+    const retention = (overrides: Record<string, (() => unknown) | null> = {}) =>
+      steps({ "wait-retention": () => undefined, [STEP.prune]: () => ({ executions: 3, sends: 1 }), [STEP.armNextRetention]: () => undefined, ...overrides });
+    const sleep = await t.executeStep("wait-retention", { steps: retention({ "wait-retention": null }) });
+    expect(sleep.step).toMatchObject({ op: "Sleep", name: at });
+    const next = { name: "watch/retention.armed", data: { at: "2030-01-02T03:00:00.000Z" } };
+    const sent = await captureSends(() => t.executeStep(STEP.armNextRetention, { steps: retention({ [STEP.armNextRetention]: null }) }));
+    expect(sent).toContain(JSON.stringify({ id: `retention:${Date.parse(next.data.at)}`, ...next }));
+    expect((await t.execute({ steps: retention() })).result).toEqual({ executions: 3, sends: 1, workflows: 0 });
   });
 
   it("limits concurrent runs from the same config as the embedded engine: in all, and per user", () => {

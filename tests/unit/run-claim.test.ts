@@ -23,6 +23,7 @@ const recording: Scheduler = {
   health: async () => "ok",
   armDigest: async () => {},
   disarmDigest: async () => {},
+  armRetention: async () => {},
 };
 
 async function activeWatch(nextRun: Date) {

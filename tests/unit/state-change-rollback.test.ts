@@ -25,6 +25,7 @@ const failing: Scheduler = {
   health: async () => "down",
   armDigest: async () => {},
   disarmDigest: async () => {},
+  armRetention: async () => {},
 };
 
 beforeAll(async () => {
