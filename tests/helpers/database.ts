@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database } from "@/server/db";
 import { applyMigrations } from "@/server/db/schema-engine";
 import { freshDatabaseUrl } from "./server";
@@ -16,4 +17,16 @@ export async function openTestDatabase(): Promise<Database> {
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-")),
     prepare: async (url) => void (await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))),
   });
+}
+
+/** A test database open for the whole file (opened before its first test, closed after its last); the getter returns it. */
+export function withTestDatabase(): () => Database {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => database!;
 }

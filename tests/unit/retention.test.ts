@@ -3,19 +3,13 @@
  * the job as a workflow (it re-arms itself for the next 03:00 UTC under an id unique per time). On PostgreSQL in the
  * Postgres tier, on the embedded database otherwise.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, type Database } from "@/server/db";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
 import { nextRetentionAt, pruneExecutions } from "@/server/retention";
 import { followUpId, retentionRun, type FollowUp, type WorkflowStep } from "@/server/runs/workflow";
-import { openTestDatabase } from "../helpers/database";
+import { withTestDatabase } from "../helpers/database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(async () => {
-  await database?.close();
-});
+withTestDatabase();
 
 const DAY = 24 * 3_600_000;
 const NOW = new Date("2026-11-24T03:00:00Z");

@@ -2,19 +2,13 @@
  * A watch is read two ways: the SQL read of every display (server/tasks/reads.ts) and the row a Prisma write returns
  * (`taskInclude`). Both must give the same view, field for field. On PostgreSQL in the Postgres tier.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, type Database } from "@/server/db";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
 import { findTask } from "@/server/tasks/reads";
 import { ownerTaskView, taskInclude, type TaskRow } from "@/server/tasks/views";
-import { openTestDatabase } from "../helpers/database";
+import { withTestDatabase } from "../helpers/database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(async () => {
-  await database?.close();
-});
+withTestDatabase();
 
 describe("watch rows", () => {
   it("map to the same owner view from the SQL read and from a Prisma write", async () => {

@@ -2,20 +2,14 @@
  * Page views are counted in memory and written in one statement per flush (server/tasks/view-counts.ts): views served
  * in between already include them, and a failed write keeps them for the next flush.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, type Database } from "@/server/db";
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
 import { findTask } from "@/server/tasks/reads";
 import { countView, flushViewCounts, pendingViews } from "@/server/tasks/view-counts";
 import { ownerTaskView } from "@/server/tasks/views";
-import { openTestDatabase } from "../helpers/database";
+import { withTestDatabase } from "../helpers/database";
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(async () => {
-  await database?.close();
-});
+const database = withTestDatabase();
 
 async function watch() {
   const user = await db.user.create({ data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "v@example.com" } });
@@ -38,7 +32,7 @@ describe("view counts", () => {
     expect(ownerTaskView((await findTask(a.id))!).view_count).toBe(3);
 
     countView(a.id);
-    const pool = database.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+    const pool = database().pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
     const query = pool.query;
     pool.query = async () => {
       throw new Error("connection lost");
