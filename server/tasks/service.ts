@@ -15,7 +15,7 @@ import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
-import { ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
+import { newTaskRow, ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import { countView } from "./view-counts";
 import { entityTag, matchesIfNoneMatch } from "../http/conditional";
 import type { z } from "zod";
@@ -52,9 +52,8 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   const notifications = notificationRows(parseNotifications(input.notifications ?? []));
   const state = input.state ?? "active";
   const now = new Date();
-  const row: TaskRow = await db.$transaction(async (tx) => {
-    if (state === "active") await assertActiveAllowance(prismaQuery(tx), user.id);
-    return tx.task.create({
+  const create = (client: Prisma.TransactionClient) =>
+    client.task.create({
       data: {
         user_id: user.id,
         name: input.name ?? DEFAULT_NAME,
@@ -68,9 +67,17 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
         max_interval_minutes: input.max_interval_minutes,
         ...(notifications.length ? { notifications: { create: notifications } } : {}),
       },
-      include: taskInclude,
+      ...(notifications.length ? { include: { notifications: true } } : {}),
     });
-  });
+  // Only an active watch needs a transaction of its own: the cap's count and the insert together.
+  const row = newTaskRow(
+    state === "active"
+      ? await db.$transaction(async (tx) => {
+          await assertActiveAllowance(prismaQuery(tx), user.id);
+          return create(tx);
+        })
+      : await create(db),
+  );
 
   let immediate_execution_error: string | null = null;
   if (input.run_immediately) {

@@ -21,6 +21,13 @@ export type TaskRow = Task & {
   user?: { username: string | null } | null;
 };
 
+/**
+ * A watch just created has no runs: only its channels are read back, with the create itself (a plain INSERT when it
+ * has none; anything more makes Prisma wrap the create in a transaction). Its row is completed here.
+ */
+export const newTaskRow = (created: Task & { notifications?: TaskNotification[] }): TaskRow =>
+  Object.assign(created, { notifications: created.notifications ?? [], last_execution: null, notified_execution: null });
+
 /** What a write loads back with the row (reads: `./reads`, which selects the same). */
 export const taskInclude = {
   notifications: true,

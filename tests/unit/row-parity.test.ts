@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/server/db";
 import { findTask } from "@/server/tasks/reads";
+import { createTask } from "@/server/tasks/service";
 import { ownerTaskView, taskInclude, type TaskRow } from "@/server/tasks/views";
 import { withTestDatabase } from "../helpers/database";
 
@@ -61,5 +62,18 @@ describe("watch rows", () => {
     const reread = (await findTask(task.id))!;
     expect(ownerTaskView(reread)).toEqual(ownerTaskView(rewritten as TaskRow));
     expect(ownerTaskView(reread).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });
+  });
+
+  it("map to the same owner view when just created (paused or active, with and without channels) as when read back", async () => {
+    const user = await db.user.create({ data: { clerk_user_id: `user_${Date.now()}_new`, email: "n@example.com" } });
+    const inputs = [
+      { search_query: "paused, no channels", state: "paused" as const },
+      { search_query: "active, channels", notifications: [{ type: "email" as const, address: "n@example.com" }] },
+    ];
+    for (const input of inputs) {
+      const { immediate_execution_error, ...created } = await createTask(user, input);
+      expect(immediate_execution_error).toBeNull();
+      expect(created).toEqual(ownerTaskView((await findTask(created.id))!));
+    }
   });
 });
