@@ -71,6 +71,11 @@ export const noauthTest = base.extend({
 export { expect };
 export const receiverUrl = () => env("E2E_RECEIVER_URL");
 
+/** The emails the servers sent so far (through the Resend stub), newest last. */
+export async function sentEmails(): Promise<{ to: string[] | string; subject: string; html: string; text?: string }[]> {
+  return (await fetch(`${env("E2E_RESEND_URL")}/sent`)).json();
+}
+
 /** The NOAUTH test user's username, set once ("tester") by whichever spec gets there first. */
 export async function testUsername(request: APIRequestContext): Promise<string> {
   const me = await (await request.get("/auth/me")).json();

@@ -3,6 +3,8 @@
  * SearXNG, Resend, Clerk Backend API, a webhook receiver):
  *  - "clerk": signed-in users come from locally minted Clerk session cookies;
  *  - "noauth": SERVICE_NOAUTH=1 without Clerk keys, the offline development mode.
+ * The model answers every query with a finding; "hostile" queries with an attacker's answer, and "withdrawn" ones
+ * retract their finding at the second check.
  * Tests read the URLs and the Clerk signing key from process.env (set here, inherited by the workers).
  */
 import fs from "node:fs";
@@ -13,13 +15,22 @@ import { decisionFor, hostileDecision, startModelStub, startSearxStub, stubbedSe
 import { startResendStub, startWebhookReceiver } from "../tests/helpers/stubs/receivers";
 import { serverEnv } from "../tests/global-setup";
 
+const checked = new Map<string, number>();
+const withdrawn = decisionFor({ condition_met: false, notify: false, notification: null, retracts_previous: true, answer: "The announcement was withdrawn." });
+
 export default async function globalSetup() {
   ensureBuild();
   const keys = await clerkKeys();
   const [clerk, model, searx, resend, receiver] = await Promise.all([
     startClerkStub(),
     // A visible moment of "the agent is checking" in the browser; a query with "hostile" gets an attacker's answer.
-    startModelStub((query) => (query.includes("hostile") ? hostileDecision() : decisionFor()), { answerDelayMs: 2500 }),
+    // A query with "withdrawn" finds something at its first check and retracts it at the next.
+    startModelStub((query) => {
+      if (query.includes("hostile")) return hostileDecision();
+      const checks = (checked.get(query) ?? 0) + 1;
+      checked.set(query, checks);
+      return query.includes("withdrawn") && checks > 1 ? withdrawn : decisionFor();
+    }, { answerDelayMs: 2500 }),
     startSearxStub(),
     startResendStub(),
     startWebhookReceiver(),
@@ -33,6 +44,7 @@ export default async function globalSetup() {
   process.env.E2E_NOAUTH_URL = noauthServer.url;
   process.env.E2E_CLERK_PRIVATE_PEM = await exportPKCS8(keys.privateKey);
   process.env.E2E_RECEIVER_URL = receiver.url;
+  process.env.E2E_RESEND_URL = resend.url;
   return async () => {
     await Promise.all([clerkServer.stop(), noauthServer.stop()]);
     // Server logs next to Playwright's own results (a CI artifact) for failures seen only in the browser.
