@@ -23,7 +23,15 @@ type SchemaEngine = {
   free?(): void;
 };
 
-async function loadWasm() {
+/**
+ * Once per process: the glue module is imported once (ES modules are cached) and keeps views of the memory of the
+ * instance it was given, so a second instance would leave it reading the first one's memory (a crash on the second
+ * migration run in one process).
+ */
+let wasm: ReturnType<typeof instantiate> | undefined;
+const loadWasm = () => (wasm ??= instantiate());
+
+async function instantiate() {
   // The package entry imports the .wasm file as an ES module, which Node cannot do: instantiate it by hand.
   // Loaded from node_modules at run time (not bundled): the glue and the .wasm must sit side by side.
   const dir = path.join(process.cwd(), "node_modules/@prisma/schema-engine-wasm");

@@ -143,13 +143,19 @@ export async function digestRun(step: WorkflowStep, userId: string, at: string) 
 }
 
 /**
+ * A finished workflow's record (its steps' outputs) is kept this long: nothing reads it once the workflow is done,
+ * and a run's record is several times the size of its execution (README "Scale").
+ */
+export const ENGINE_HISTORY_DAYS = 7;
+
+/**
  * The daily retention job (server/retention.ts), then the next day's. An engine that keeps its own record of finished
- * workflows passes `forgetFinished` to trim it to the same period.
+ * workflows passes `forgetFinished` to trim it to ENGINE_HISTORY_DAYS.
  */
 export async function retentionRun(step: WorkflowStep, at: string, forgetFinished?: (before: Date) => Promise<number>) {
   const pruned = await step.run(STEP.prune, () => pruneExecutions({ now: new Date(at) }), { database: true });
   const workflows = forgetFinished
-    ? await step.run(STEP.forgetEngineHistory, () => forgetFinished(new Date(Date.parse(at) - env.EXECUTION_RETENTION_DAYS * 24 * 3_600_000)), { database: true })
+    ? await step.run(STEP.forgetEngineHistory, () => forgetFinished(new Date(Date.parse(at) - ENGINE_HISTORY_DAYS * 24 * 3_600_000)), { database: true })
     : 0;
   await step.send(STEP.armNextRetention, retentionArmed(nextRetentionAt(new Date(at)).toISOString()));
   return { ...pruned, workflows };

@@ -72,7 +72,7 @@ describe("retention", () => {
     expect(await db.notificationSend.findUnique({ where: { id: kept.id } })).not.toBeNull();
   });
 
-  it("runs daily at 03:00 UTC, re-arming itself under an id per time, and trims the engine's history to the same period", async () => {
+  it("runs daily at 03:00 UTC, re-arming itself under an id per time, and trims the engine's history to 7 days", async () => {
     expect(nextRetentionAt(new Date("2026-11-24T02:59:59Z")).toISOString()).toBe("2026-11-24T03:00:00.000Z");
     expect(nextRetentionAt(new Date("2026-11-24T03:00:00Z")).toISOString()).toBe("2026-11-25T03:00:00.000Z");
     expect(nextRetentionAt(new Date("2026-12-31T22:00:00Z")).toISOString()).toBe("2027-01-01T03:00:00.000Z");
@@ -88,7 +88,7 @@ describe("retention", () => {
     const result = await retentionRun(step, NOW.toISOString(), async (before) => ((forgetBefore = before), 7));
     expect(steps).toEqual(["prune", "forget-engine-history", "arm-next-retention"]);
     expect(result).toMatchObject({ executions: expect.any(Number), sends: expect.any(Number), workflows: 7 });
-    expect(forgetBefore).toEqual(daysAgo(90));
+    expect(forgetBefore).toEqual(daysAgo(7));
     expect(sent).toEqual([{ name: "watch/retention.armed", data: { at: "2026-11-25T03:00:00.000Z" } }]);
     expect(followUpId(sent[0]!)).toBe(`retention:${Date.parse("2026-11-25T03:00:00Z")}`);
   });
