@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   // Black-box tests read arbitrary JSON bodies.
-  { files: ["tests/**", "e2e/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  { files: ["tests/**", "e2e/**", "scripts/bench/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   // Playwright fixtures take a `use` callback that is not React's `use` hook.
   { files: ["e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
   { ignores: ["**/.next/**", "node_modules/**", "server/db/generated/**", ".data/**", "next-env.d.ts", "e2e/screenshots/**"] },
