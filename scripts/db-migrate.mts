@@ -9,6 +9,12 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { applyMigrations, pendingSchemaDiff, projectPaths } from "../server/db/schema-engine.ts";
+import { pgliteExtensions } from "../server/db/index.ts";
+
+const extensions = await pgliteExtensions();
+/** PGlite's adapter, with a shadow database (where diffs replay the migrations) that loads the same extensions. */
+const pgliteAdapter = (db: PGlite) =>
+  Object.assign(new PrismaPGlite(db), { connectToShadowDb: () => new PrismaPGlite(new PGlite({ extensions })).connect() });
 
 const [cmd, name = "migration"] = process.argv.slice(2);
 
@@ -21,9 +27,9 @@ async function main() {
     }
     const dir = path.join(process.env.DATA_DIR ?? ".data", "pglite");
     fs.mkdirSync(dir, { recursive: true });
-    const db = new PGlite(dir);
+    const db = new PGlite(dir, { extensions });
     try {
-      const applied = await applyMigrations(new PrismaPGlite(db));
+      const applied = await applyMigrations(pgliteAdapter(db));
       console.log(applied.length ? `applied: ${applied.join(", ")}` : "no pending migrations");
     } finally {
       await db.close();
@@ -31,9 +37,9 @@ async function main() {
     return;
   }
   // Diffs run on a throwaway in-memory PGlite (its shadow database is another in-memory PGlite).
-  const db = new PGlite();
+  const db = new PGlite({ extensions });
   try {
-    const sql = await pendingSchemaDiff(new PrismaPGlite(db));
+    const sql = await pendingSchemaDiff(pgliteAdapter(db));
     if (cmd === "check") {
       if (sql) {
         console.error("schema.prisma has changes without a migration:\n" + sql);

@@ -336,7 +336,8 @@ async function pglitePhase(watches: number) {
   const idleEmpty = await idleCpu(empty, Math.min(IDLE_SECONDS, 30));
   await stopped(empty.child);
   const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = await PGlite.create(path.join(dataDir, "pglite"));
+  const { pgliteExtensions } = await import("../../server/db/index.ts");
+  const pglite = await PGlite.create(path.join(dataDir, "pglite"), { extensions: await pgliteExtensions() });
   const q: Query = (text, values) => pglite.query(text, values as any[]);
   const burstN = Math.min(1000, watches / 100);
   const seedAt = Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000;

@@ -33,7 +33,7 @@ async function startEmbedded(dataDir: string) {
   fs.writeFileSync(lockFile, String(process.pid));
   const { PGlite } = await import("@electric-sql/pglite");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
   const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 100 });
   await server.start();
   return {
@@ -44,6 +44,12 @@ async function startEmbedded(dataDir: string) {
       fs.rmSync(lockFile, { force: true });
     },
   };
+}
+
+/** The PostgreSQL extensions the migrations create, which PGlite must load to run them (`pg_trgm`: public search). */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  return { pg_trgm };
 }
 
 function isAlive(pid: number) {
