@@ -35,8 +35,8 @@ function where(filter: TaskFilter) {
   if (filter.state) clauses.push(`t.state = ${param(filter.state)}::"TaskState"`);
   if (filter.publicOnly) clauses.push("t.is_public");
   if (filter.search) {
-    const p = param(likePattern(filter.search));
-    clauses.push(`(t.name ILIKE ${p} OR t.search_query ILIKE ${p} OR t.condition_description ILIKE ${p})`);
+    // The expression of the trigram index (migration public_search_trgm): one LIKE over the three, lowered alike.
+    clauses.push(`lower(t.name || ' ' || t.search_query || ' ' || t.condition_description) LIKE lower(${param(likePattern(filter.search))})`);
   }
   return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
 }
