@@ -9,11 +9,22 @@ import { nextRetentionAt } from "./retention";
 import { now } from "./clock";
 import { sql } from "./db/sql";
 
+/** Replicas started together queue on the migrations' advisory lock; each wait is Prisma's 10 s: a minute in all. */
+const MIGRATION_LOCK_ATTEMPTS = 6;
+
 async function migrate(url: string) {
   const { applyMigrations } = await import("./db/schema-engine");
   const { PrismaPg } = await import("@prisma/adapter-pg");
-  const applied = await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
-  if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+      if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== "P1002" || attempt === MIGRATION_LOCK_ATTEMPTS) throw e;
+      console.warn("another replica holds the migration lock: waiting for it");
+    }
+  }
 }
 
 const g = globalThis as unknown as {
