@@ -7,8 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { applyMigrations, pendingSchemaDiff, projectPaths } from "../server/db/schema-engine.ts";
+import { applyMigrations, migrateDatabase, pendingSchemaDiff, projectPaths } from "../server/db/schema-engine.ts";
 import { pgliteExtensions } from "../server/db/index.ts";
 
 const extensions = await pgliteExtensions();
@@ -21,7 +20,7 @@ const [cmd, name = "migration"] = process.argv.slice(2);
 async function main() {
   if (cmd === "deploy") {
     if (process.env.DATABASE_URL) {
-      const applied = await applyMigrations(new PrismaPg({ connectionString: process.env.DATABASE_URL }));
+      const applied = await migrateDatabase(process.env.DATABASE_URL);
       console.log(applied.length ? `applied: ${applied.join(", ")}` : "no pending migrations");
       return;
     }

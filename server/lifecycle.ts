@@ -13,11 +13,10 @@ import { sql } from "./db/sql";
 const MIGRATION_LOCK_ATTEMPTS = 6;
 
 async function migrate(url: string) {
-  const { applyMigrations } = await import("./db/schema-engine");
-  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const { migrateDatabase } = await import("./db/schema-engine");
   for (let attempt = 1; ; attempt++) {
     try {
-      const applied = await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+      const applied = await migrateDatabase(url);
       if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
       return;
     } catch (e) {

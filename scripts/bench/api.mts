@@ -13,9 +13,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
-import { applyMigrations } from "../../server/db/schema-engine.ts";
+import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { throwawayPostgres } from "./postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
@@ -42,7 +41,7 @@ async function freshDatabase() {
 
 const databaseUrl = await freshDatabase();
 process.chdir(root);
-await applyMigrations(new PrismaPg({ connectionString: databaseUrl, max: 1 }));
+await migrateDatabase(databaseUrl);
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 const { key, lookupId, keyPrefix } = generateApiKey();

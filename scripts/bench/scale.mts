@@ -20,9 +20,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import bcrypt from "bcryptjs";
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
-import { applyMigrations } from "../../server/db/schema-engine.ts";
+import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "./postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
@@ -256,7 +255,7 @@ async function postgresPhase(cluster: { url: string }) {
     await admin.end();
     const url = new URL(cluster.url);
     url.pathname = `/${name}`;
-    await applyMigrations(new PrismaPg({ connectionString: url.toString(), max: 1 }));
+    await migrateDatabase(url.toString());
     return url.toString();
   };
 
@@ -387,7 +386,7 @@ async function replicasPhase(cluster: { url: string }) {
     await admin.end();
     const url = new URL(cluster.url);
     url.pathname = `/${name}`;
-    await applyMigrations(new PrismaPg({ connectionString: url.toString(), max: 1 }));
+    await migrateDatabase(url.toString());
     const db = new pg.Client({ connectionString: url.toString() });
     await db.connect();
     // A backlog: every watch due at the same moment, once all replicas are up.

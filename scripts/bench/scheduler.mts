@@ -10,8 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { applyMigrations } from "../../server/db/schema-engine.ts";
+import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "./postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
@@ -31,7 +30,7 @@ const url = new URL(process.env.DATABASE_URL ?? cluster!.url);
 url.pathname = `/${dbName}`;
 const databaseUrl = url.toString();
 process.chdir(root);
-await applyMigrations(new PrismaPg({ connectionString: databaseUrl, max: 1 }));
+await migrateDatabase(databaseUrl);
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();

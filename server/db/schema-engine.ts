@@ -90,6 +90,22 @@ export async function withSchemaEngine<T>(
   }
 }
 
+/**
+ * Applies pending migrations to the PostgreSQL database at `url`, on a connection of its own that is closed afterwards:
+ * the engine takes an advisory lock (one migrator at a time) that its session holds until then, so a connection left
+ * open would keep every other replica's start-up waiting.
+ */
+export async function migrateDatabase(url: string) {
+  const { default: pg } = await import("pg");
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    return await applyMigrations(new PrismaPg(pool));
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Applies pending migrations; returns the names applied. Idempotent. */
 export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory, root = process.cwd()) {
   const { migrationsDir } = projectPaths(root);

@@ -5,17 +5,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database } from "@/server/db";
-import { applyMigrations } from "@/server/db/schema-engine";
+import { migrateDatabase } from "@/server/db/schema-engine";
 import { freshDatabaseUrl } from "./server";
 
 export async function openTestDatabase(): Promise<Database> {
   return openDatabase({
     databaseUrl: await freshDatabaseUrl(),
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-")),
-    prepare: async (url) => void (await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))),
+    prepare: async (url) => void (await migrateDatabase(url)),
   });
 }
 
