@@ -59,6 +59,11 @@ const server = createFront({
   trustProxy,
 });
 server.keepAliveTimeout = 65_000;
+// Next.js logs an uncaught exception and carries on: a port already taken would leave a server that never serves.
+server.on("error", (e) => {
+  console.error(`Cannot serve on ${hostname}:${port}: ${e.message}`);
+  process.exit(1);
+});
 server.listen(port, hostname, async () => {
   // The first request runs instrumentation.ts (database, migrations, scheduler); make it ours.
   const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch((e) => e);

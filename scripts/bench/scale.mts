@@ -51,7 +51,7 @@ const WORDS = ["postgres", "release", "iphone", "launch", "rust", "edition", "ke
  * `watches` watches for `watches / 100` users; user 0 owns min(1,000, watches / 10). Every 10th is active, its next
  * run spread over 24 h from `firstDue`, except the first `burst` active ones, due within the minute at `burstAt`.
  * Every 5th (offset 1) is public. Ten executions per watch over 120 days, one in 20 a finding, and `bigWatch` more on
- * watch 0. Returns user 0's API key and watch 0's id.
+ * watch 0. Returns user 0's API key and id, and watch 0's id.
  */
 async function seed(q: Query, o: { watches: number; bigWatch: number; burst: number; burstAt: number; firstDue: number }) {
   const users = Math.max(2, Math.floor(o.watches / 100));
@@ -97,7 +97,7 @@ async function seed(q: Query, o: { watches: number; bigWatch: number; burst: num
   const bigTask = (await q(`SELECT id FROM st WHERE n = 0`)).rows[0].id as string;
   await q(`DROP TABLE su`);
   await q(`DROP TABLE st`);
-  return { key, bigTask };
+  return { key, bigTask, owner: owner as string };
 }
 
 const dueIn = async (q: Query, minute: number) =>
@@ -145,7 +145,10 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
   child.stderr!.on("data", (d) => (text += d));
   while (!/Watch ready on/.test(text)) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${text}`);
-    if (Date.now() - started > 600_000) throw new Error(`server did not start in 10 min:\n${text}`);
+    if (Date.now() - started > 600_000) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start in 10 min:\n${text}`);
+    }
     await sleep(100);
   }
   return { child, url: `http://127.0.0.1:${p}`, output: () => text, startMs: Date.now() - started };
@@ -296,6 +299,7 @@ async function postgresPhase(cluster: { url: string }) {
   const { openDatabase } = await import("../../server/db/index.ts");
   const { pruneExecutions } = await import("../../server/retention.ts");
   const database = await openDatabase({ databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")) });
+  const list = await listBreakdown(seeded.owner);
   const pruneStart = Date.now();
   const pruned = await pruneExecutions();
   const pruneMs = Date.now() - pruneStart;
@@ -323,6 +327,41 @@ async function postgresPhase(cluster: { url: string }) {
   report(`| database: executions / watches / engine | ${mb(before.executions)} / ${mb(before.tasks)} / ${mb(after.engine)} | |`);
   report(`| retention: runs without a finding older than 90 days deleted | ${pruned.executions.toLocaleString("en")} in ${(pruneMs / 1000).toFixed(1)} s (batches of 1,000: ${(pruneMs / Math.max(1, Math.ceil(pruned.executions / 1000))).toFixed(0)} ms each); ${kept.toLocaleString("en")} kept | |`);
   report(`| server peak RSS | ${mb(rss)} | ${mb(rssEmpty)} empty (target < 500 MB) |`);
+  report(`\nOne \`GET /api/v1/tasks\` of that user, alone and in process: ${list}`);
+}
+
+/**
+ * Where one request of the own list spends its time, unloaded and in process: the SQL statement (the database's
+ * work and the driver's row parsing), the API view, the output check and JSON.
+ */
+async function listBreakdown(owner: string) {
+  const { findTasks } = await import("../../server/tasks/reads.ts");
+  const { ownerTaskView } = await import("../../server/tasks/views.ts");
+  const { TaskSchema } = await import("../../server/tasks/schemas.ts");
+  const { z } = await import("zod");
+  const schema = z.array(TaskSchema);
+  const ms = { sql: [] as number[], view: [] as number[], check: [] as number[], json: [] as number[] };
+  let bytes = 0;
+  let watches = 0;
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    const rows = await findTasks({ userId: owner });
+    watches = rows.length;
+    const t1 = performance.now();
+    const views = rows.map(ownerTaskView);
+    const t2 = performance.now();
+    const checked = schema.parse(views);
+    const t3 = performance.now();
+    bytes = JSON.stringify(checked).length;
+    const t4 = performance.now();
+    if (i < 10) continue; // warm-up
+    ms.sql.push(t1 - t0);
+    ms.view.push(t2 - t1);
+    ms.check.push(t3 - t2);
+    ms.json.push(t4 - t3);
+  }
+  const part = (xs: number[]) => pct(xs, 50).toFixed(0);
+  return `SQL ${part(ms.sql)} ms, view ${part(ms.view)} ms, output check ${part(ms.check)} ms, JSON ${part(ms.json)} ms (p50 of 20) for ${watches.toLocaleString("en")} watches, ${(bytes / 1048576).toFixed(1)} MB of JSON`;
 }
 
 async function pglitePhase(watches: number) {

@@ -159,7 +159,7 @@ describe("request bodies", () => {
 });
 
 describe("embedded database durability", () => {
-  it("survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data", { timeout: 120_000 }, async () => {
+  it("survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data or port", { timeout: 120_000 }, async () => {
     const first = await startServer({ SERVICE_NOAUTH: "1" });
     const created: string[] = [];
     for (let i = 0; i < 5; i++) created.push((await call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `q${i}` } })).body.id);
@@ -177,6 +177,8 @@ describe("embedded database durability", () => {
     if (!second.databaseUrl) {
       await expect(startServer({ SERVICE_NOAUTH: "1" }, { dataDir: second.dataDir })).rejects.toThrow(/in use by process/);
     }
+    // A port already taken ends the process with the reason instead of leaving one that never serves.
+    await expect(startServer({ SERVICE_NOAUTH: "1" }, { port: second.port })).rejects.toThrow(/server exited \(1\)[^]*Cannot serve on 127\.0\.0\.1:\d+: listen EADDRINUSE/);
 
     const slow = call("GET", "/api/v1/tasks", { base: second.url });
     const code = await second.stop();
