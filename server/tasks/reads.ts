@@ -35,7 +35,8 @@ function where(filter: TaskFilter) {
   if (filter.state) clauses.push(`t.state = ${param(filter.state)}::"TaskState"`);
   if (filter.publicOnly) clauses.push("t.is_public");
   if (filter.search) {
-    // The expression of the trigram index (migration public_search_trgm): one LIKE over the three, lowered alike.
+    // The expression of the trigram index over public watches (migration public_search_trgm_partial): one LIKE over
+    // the three, lowered alike; with `publicOnly`, as the index covers only those.
     clauses.push(`lower(t.name || ' ' || t.search_query || ' ' || t.condition_description) LIKE lower(${param(likePattern(filter.search))})`);
   }
   return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
