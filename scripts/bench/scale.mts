@@ -183,8 +183,8 @@ async function readLatencies(s: Server, key: string, bigTask: string, owned: num
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
   for (const [name, url] of [
     [`\`GET /api/v1/tasks\` (${owned.toLocaleString("en")} watches)`, `${base}/tasks`],
-    ["`GET /api/v1/public/tasks?q=kernel&sort=popular` (1 in 20 match)", `${base}/public/tasks?q=kernel&sort=popular`],
-    ["`GET /api/v1/public/tasks?q=zeppelin&sort=popular` (1 in 100)", `${base}/public/tasks?q=zeppelin&sort=popular`],
+    ["`GET /api/v1/public/tasks?q=kernel&sort=popular` (29 % of public watches match)", `${base}/public/tasks?q=kernel&sort=popular`],
+    ["`GET /api/v1/public/tasks?q=zeppelin&sort=popular` (no public watch matches)", `${base}/public/tasks?q=zeppelin&sort=popular`],
     [`\`GET /api/v1/tasks/{id}/executions\` (of ${history.toLocaleString("en")})`, `${base}/tasks/${bigTask}/executions`],
   ] as const) {
     await latency(url, key); // warm-up
