@@ -83,3 +83,17 @@ export async function testUsername(request: APIRequestContext): Promise<string> 
   await request.patch("/api/v1/users/me/username", { data: { username: "tester" } });
   return (await (await request.get("/auth/me")).json()).username;
 }
+
+/** Waits until the watch has `n` successful runs. */
+export async function checksDone(request: APIRequestContext, id: string, n = 1) {
+  await expect(async () => {
+    const runs = await (await request.get(`/api/v1/tasks/${id}/executions`)).json();
+    expect(runs.filter((r: { status: string }) => r.status === "success").length).toBeGreaterThanOrEqual(n);
+  }).toPass({ timeout: 30_000 });
+}
+
+/** Publishes a watch of the NOAUTH test user (publishing needs a username). */
+export async function publish(request: APIRequestContext, id: string) {
+  await testUsername(request);
+  expect((await request.patch(`/api/v1/tasks/${id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
+}

@@ -3,7 +3,7 @@
  * app's own scripts run (pages hydrate, Swagger UI renders) without a single violation, with and without Clerk.
  */
 import type { Page } from "@playwright/test";
-import { clerkTest, expect, noauthTest as test, testUsername } from "./fixtures";
+import { checksDone, clerkTest, expect, noauthTest as test, publish, testUsername } from "./fixtures";
 
 /** Dialogs opened and CSP violations reported while on the page (listening from before its first script). */
 async function guard(page: Page) {
@@ -30,12 +30,8 @@ async function expectHydrated(page: Page) {
 test("an attacker's answer on a public page runs nothing", async ({ page, request }) => {
   const created = await request.post("/api/v1/tasks", { data: { search_query: "hostile page watch", run_immediately: true } });
   const task = await created.json();
-  await expect(async () => {
-    const runs = await (await request.get(`/api/v1/tasks/${task.id}/executions`)).json();
-    expect(runs.some((r: { status: string }) => r.status === "success")).toBe(true);
-  }).toPass({ timeout: 30_000 });
-  await testUsername(request);
-  expect((await request.patch(`/api/v1/tasks/${task.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
+  await checksDone(request, task.id);
+  await publish(request, task.id);
 
   const { dialogs, violations } = await guard(page);
   await page.goto(`/w/${task.id}`);

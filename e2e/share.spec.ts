@@ -1,14 +1,10 @@
 /** In a real browser: a public watch's page leads with its verdict, shows the live badge and copies its embed snippets. */
-import { expect, expectAccessible, noauthTest as test, screenshot, testUsername } from "./fixtures";
+import { checksDone, expect, expectAccessible, noauthTest as test, publish, screenshot } from "./fixtures";
 
 test("the verdict card, the badge and the embed snippets, copied with one click", async ({ page, context, request }) => {
   const task = await (await request.post("/api/v1/tasks", { data: { search_query: "Is Postgres 19 beta out?", name: "Is Postgres 19 beta out?", run_immediately: true } })).json();
-  await expect(async () => {
-    const runs = await (await request.get(`/api/v1/tasks/${task.id}/executions`)).json();
-    expect(runs.some((r: { status: string }) => r.status === "success")).toBe(true);
-  }).toPass({ timeout: 30_000 });
-  await testUsername(request);
-  expect((await request.patch(`/api/v1/tasks/${task.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
+  await checksDone(request, task.id);
+  await publish(request, task.id);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
 
   await page.goto(`/w/${task.id}`);

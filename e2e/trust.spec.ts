@@ -1,15 +1,7 @@
 /** Trust in a finding, in the browser: a held finding says why, a retracted one is marked, a webhook is redelivered. */
-import type { APIRequestContext } from "@playwright/test";
-import { expect, expectAccessible, noauthTest as test, receiverUrl, screenshot, testUsername } from "./fixtures";
+import { checksDone, expect, expectAccessible, noauthTest as test, publish, receiverUrl, screenshot } from "./fixtures";
 
 const unique = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function checksDone(request: APIRequestContext, id: string, n: number) {
-  await expect(async () => {
-    const runs = await (await request.get(`/api/v1/tasks/${id}/executions`)).json();
-    expect(runs.filter((r: { status: string }) => r.status === "success").length).toBe(n);
-  }).toPass({ timeout: 30_000 });
-}
 
 test("a finding held by the watch's bounds says why; a retracted finding is marked on the dashboard and the public page", async ({ page, request }) => {
   const held = await (await request.post("/api/v1/tasks", { data: { search_query: unique("held finding"), min_sources: 2, run_immediately: true } })).json();
@@ -22,8 +14,7 @@ test("a finding held by the watch's bounds says why; a retracted finding is mark
   const query = unique("withdrawn announcement");
   const watch = await (await request.post("/api/v1/tasks", { data: { search_query: query, name: query, run_immediately: true } })).json();
   await checksDone(request, watch.id, 1);
-  await testUsername(request);
-  expect((await request.patch(`/api/v1/tasks/${watch.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);
+  await publish(request, watch.id);
   expect((await request.post(`/api/v1/tasks/${watch.id}/execute`)).ok()).toBe(true);
   await checksDone(request, watch.id, 2);
 
