@@ -9,7 +9,6 @@ import path from "node:path";
 import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createClient, envFlag, type Execution, type Notification, type SendEvent, type Task, type WatchClient } from "./index";
-import { describeStep, exportManifest, ManifestError, parseManifest, plan } from "./manifest";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -38,6 +37,9 @@ function save(saved: Saved) {
 }
 
 class UsageError extends Error {}
+
+/** The manifest module (YAML and zod) loads only for export and apply: a third of every other command's start-up. */
+const manifest = () => import("./manifest");
 
 async function ask(question: string) {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -379,6 +381,7 @@ function buildProgram() {
   });
 
   program.command("export").description("every watch's definition as YAML (JSON with --json), for `watchctl apply`").action(async () => {
+    const { exportManifest } = await manifest();
     stdout(exportManifest(await client().watches.list(), globals().json ? "json" : "yaml"));
   });
 
@@ -395,7 +398,14 @@ function buildProgram() {
         throw new UsageError(`cannot read ${o.file}: ${(e as Error).message}`);
       }
       const c = client();
-      const steps = plan(parseManifest(source), await c.watches.list());
+      const { describeStep, ManifestError, parseManifest, plan } = await manifest();
+      const watches = await c.watches.list();
+      let steps: ReturnType<typeof plan>;
+      try {
+        steps = plan(parseManifest(source), watches);
+      } catch (e) {
+        throw e instanceof ManifestError ? new UsageError(e.message) : e;
+      }
       const report: { plan: string; id?: string }[] = [];
       for (const step of steps) {
         const line = { plan: describeStep(step), id: step.kind === "create" ? undefined : step.id };
@@ -485,7 +495,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError || e instanceof ManifestError) {
+    if (e instanceof UsageError) {
       stderr(`watchctl: ${e.message}\n`);
       return 2;
     }

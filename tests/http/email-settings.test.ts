@@ -2,8 +2,8 @@
  * Email settings (CONTRACT §11): validation, quiet hours (email held until they end, sent once, across a crash;
  * webhooks never wait) and the daily digest at 08:00 local (one email with the findings instead of one each).
  *
- * The server's clock is shifted (WATCH_CLOCK_OFFSET_MS) so that it reads 07:59:00 UTC when it starts: quiet hours
- * ending at 08:00 and the 08:00 digest then come a minute later, in real time (the start-up and setup take part of it).
+ * The server's clock is shifted (WATCH_CLOCK_OFFSET_MS) so that it reads 07:59:30 UTC when it starts: quiet hours
+ * ending at 08:00 and the 08:00 digest then come 30 s later, in real time (the start-up and setup take part of it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverEnv } from "../global-setup";
@@ -15,15 +15,15 @@ import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receiver
 import { waitFor } from "../helpers/wait";
 
 const DAY_MS = 24 * 3_600_000;
-/** The next 07:59:00 UTC (real time): the server's clock reads that when it starts. */
+/** The next 07:59:30 UTC (real time): the server's clock reads that when it starts. */
 const serverStart = (() => {
   const t = new Date();
-  t.setUTCHours(7, 59, 0, 0);
+  t.setUTCHours(7, 59, 30, 0);
   return t.getTime() > Date.now() ? t.getTime() : t.getTime() + DAY_MS;
 })();
 const offset = serverStart - Date.now();
 /** 08:00 on the server's clock, in real time. */
-const eightReal = serverStart + 60_000 - offset;
+const eightReal = serverStart + 30_000 - offset;
 
 let own: RunningServer;
 let model: Awaited<ReturnType<typeof startModelStub>>;
