@@ -2,18 +2,15 @@
  * A migrated database for in-process tests: a fresh PostgreSQL database in the Postgres tier (DATABASE_URL), a fresh
  * embedded one otherwise.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database } from "@/server/db";
 import { migrateDatabase } from "@/server/db/schema-engine";
-import { freshDatabaseUrl } from "./server";
+import { freshDatabaseUrl, freshDataDir } from "./server";
 
 export async function openTestDatabase(): Promise<Database> {
   return openDatabase({
     databaseUrl: await freshDatabaseUrl(),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "watch-unit-")),
+    dataDir: freshDataDir(),
     prepare: async (url) => void (await migrateDatabase(url)),
   });
 }
