@@ -84,11 +84,11 @@ export async function testUsername(request: APIRequestContext): Promise<string> 
   return (await (await request.get("/auth/me")).json()).username;
 }
 
-/** Waits until the watch has `n` successful runs. */
+/** Waits until the watch has exactly `n` successful runs. */
 export async function checksDone(request: APIRequestContext, id: string, n = 1) {
   await expect(async () => {
     const runs = await (await request.get(`/api/v1/tasks/${id}/executions`)).json();
-    expect(runs.filter((r: { status: string }) => r.status === "success").length).toBeGreaterThanOrEqual(n);
+    expect(runs.filter((r: { status: string }) => r.status === "success").length).toBe(n);
   }).toPass({ timeout: 30_000 });
 }
 
