@@ -14,8 +14,8 @@ export default async function Home({ searchParams }: { searchParams: Promise<{ j
     <main>
       <h1>Watch</h1>
       <p>
-        Describe something you want to keep an eye on. An AI agent checks the web for you with grounded search,
-        decides when your condition is met, picks its own next check, and tells you by email or signed webhook.
+        Describe something you want to keep an eye on. An AI agent checks the web for you with grounded search, decides
+        when your condition is met, picks its own next check, and tells you by email or signed webhook.
       </p>
       <ul>
         {EXAMPLES.map((e) => (
@@ -24,8 +24,16 @@ export default async function Home({ searchParams }: { searchParams: Promise<{ j
       </ul>
       <section className="card" aria-labelledby="waitlist-title">
         <h2 id="waitlist-title">Join the waitlist</h2>
-        {joined ? <p className="notice" role="status">You&apos;re on the waitlist at position {joined}.</p> : null}
-        {error ? <p className="notice" role="alert">{error}</p> : null}
+        {joined ? (
+          <p className="notice" role="status">
+            You&apos;re on the waitlist at position {joined}.
+          </p>
+        ) : null}
+        {error ? (
+          <p className="notice" role="alert">
+            {error}
+          </p>
+        ) : null}
         <form className="inline" method="post" action="/waitlist">
           <label>
             Email

@@ -8,7 +8,16 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline/promises";
 import { Command, CommanderError, Option } from "commander";
-import { ApiError, createClient, envFlag, type Execution, type Notification, type SendEvent, type Task, type WatchClient } from "./index";
+import {
+  ApiError,
+  createClient,
+  envFlag,
+  type Execution,
+  type Notification,
+  type SendEvent,
+  type Task,
+  type WatchClient,
+} from "./index";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -55,13 +64,22 @@ function table(rows: Record<string, unknown>[], columns: string[]): string {
   const cells = rows.map((r) => columns.map((c) => String(r[c] ?? "")));
   const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((row) => row[i]!.length))));
   const line = (values: string[]) =>
-    values.map((v, i) => (v.length > widths[i]! ? v.slice(0, widths[i]! - 1) + "…" : v.padEnd(widths[i]!))).join("  ").trimEnd();
+    values
+      .map((v, i) => (v.length > widths[i]! ? v.slice(0, widths[i]! - 1) + "…" : v.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join("\n") + "\n";
 }
 
 const outcome = (e: Execution | null | undefined) =>
   !e ? "never run" : e.status !== "success" ? e.status : e.result?.condition_met ? "met" : "not met";
-const taskRow = (t: Task) => ({ id: t.id, name: t.name, state: t.state, last: outcome(t.last_execution), next_run: t.state === "active" ? (t.next_run ?? "") : "" });
+const taskRow = (t: Task) => ({
+  id: t.id,
+  name: t.name,
+  state: t.state,
+  last: outcome(t.last_execution),
+  next_run: t.state === "active" ? (t.next_run ?? "") : "",
+});
 const executionRow = (e: Execution) => ({
   id: e.id,
   status: e.status,
@@ -85,7 +103,10 @@ function describeTask(t: Task): string {
   return lines.join("\n") + "\n";
 }
 
-function notificationsFrom(opts: { email?: string; webhook?: string }, existing: Notification[] = []): Notification[] | undefined {
+function notificationsFrom(
+  opts: { email?: string; webhook?: string },
+  existing: Notification[] = [],
+): Notification[] | undefined {
   if (opts.email === undefined && opts.webhook === undefined) return undefined;
   const keep = existing.filter((n) => (n.type === "email" ? opts.email === undefined : opts.webhook === undefined));
   const next: Notification[] = [...keep];
@@ -103,7 +124,8 @@ async function waitFor(client: WatchClient, taskId: string, executionId: string,
       if (process.stderr.isTTY) stderr("\r\x1b[K");
       return found;
     }
-    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs / 1000} s; see \`watchctl logs ${taskId}\``);
+    if (Date.now() > deadline)
+      throw new Error(`gave up waiting after ${timeoutMs / 1000} s; see \`watchctl logs ${taskId}\``);
     if (process.stderr.isTTY) stderr(`\r${frames[i % frames.length]} the agent is checking…`);
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -125,9 +147,15 @@ function buildProgram() {
     const noauth = !g.key && envFlag(env.SERVICE_NOAUTH);
     // Development mode talks to the local server: a saved login (a deployment's key and URL) does not apply.
     const saved = noauth ? {} : readSaved();
-    return createClient({ apiKey: g.key ?? env.SERVICE_API_KEY ?? saved.apiKey, noauth, baseUrl: g.url ?? env.SERVICE_URL ?? saved.url, maxRetries: 2 });
+    return createClient({
+      apiKey: g.key ?? env.SERVICE_API_KEY ?? saved.apiKey,
+      noauth,
+      baseUrl: g.url ?? env.SERVICE_URL ?? saved.url,
+      maxRetries: 2,
+    });
   };
-  const print = (value: unknown, human: () => string) => stdout(globals().json ? JSON.stringify(value, null, 2) + "\n" : human());
+  const print = (value: unknown, human: () => string) =>
+    stdout(globals().json ? JSON.stringify(value, null, 2) + "\n" : human());
 
   program
     .command("login")
@@ -137,7 +165,8 @@ function buildProgram() {
     .action(async (opts: { key?: string; url?: string }) => {
       let key = opts.key ?? globals().key;
       if (!key) {
-        if (!process.stdin.isTTY) throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
+        if (!process.stdin.isTTY)
+          throw new UsageError("no key given: pass --key <key> (or run in a terminal to be prompted)");
         key = await ask("API key (Settings → API key in the dashboard): ");
       }
       const url = opts.url ?? globals().url ?? env.SERVICE_URL;
@@ -146,10 +175,13 @@ function buildProgram() {
       print({ user: me, config: configPath() }, () => `Logged in as ${me.email}. Key saved in ${configPath()}.\n`);
     });
 
-  program.command("whoami").description("the account you are calling as").action(async () => {
-    const me = await client().me();
-    print(me, () => `${me.email}${me.username ? ` (@${me.username})` : ""}  ${me.id}\n`);
-  });
+  program
+    .command("whoami")
+    .description("the account you are calling as")
+    .action(async () => {
+      const me = await client().me();
+      print(me, () => `${me.email}${me.username ? ` (@${me.username})` : ""}  ${me.id}\n`);
+    });
 
   program
     .command("create <query>")
@@ -164,18 +196,23 @@ function buildProgram() {
     .addOption(minSources())
     .addOption(checkAtMostEvery())
     .addOption(checkAtLeastEvery())
-    .action(async (query: string, o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean } & Bounds) => {
-      const task = await client().watches.create({
-        search_query: query,
-        condition_description: o.when,
-        name: o.name ?? query.slice(0, 200),
-        state: o.paused ? "paused" : "active",
-        run_immediately: o.run,
-        notifications: notificationsFrom(o) ?? [],
-        ...boundsFrom(o),
-      });
-      print(task, () => `Created ${task.id}\n${describeTask(task)}`);
-    });
+    .action(
+      async (
+        query: string,
+        o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean } & Bounds,
+      ) => {
+        const task = await client().watches.create({
+          search_query: query,
+          condition_description: o.when,
+          name: o.name ?? query.slice(0, 200),
+          state: o.paused ? "paused" : "active",
+          run_immediately: o.run,
+          notifications: notificationsFrom(o) ?? [],
+          ...boundsFrom(o),
+        });
+        print(task, () => `Created ${task.id}\n${describeTask(task)}`);
+      },
+    );
 
   program
     .command("list")
@@ -186,10 +223,13 @@ function buildProgram() {
       print(tasks, () => table(tasks.map(taskRow), ["id", "name", "state", "last", "next_run"]));
     });
 
-  program.command("show <id>").description("one watch, with its latest answer").action(async (id: string) => {
-    const task = await client().watches.get(id);
-    print(task, () => describeTask(task));
-  });
+  program
+    .command("show <id>")
+    .description("one watch, with its latest answer")
+    .action(async (id: string) => {
+      const task = await client().watches.get(id);
+      print(task, () => describeTask(task));
+    });
 
   program
     .command("update <id>")
@@ -203,20 +243,42 @@ function buildProgram() {
     .addOption(minSources())
     .addOption(checkAtMostEvery())
     .addOption(checkAtLeastEvery())
-    .action(async (id: string, o: { name?: string; query?: string; when?: string; email?: string; webhook?: string } & Bounds) => {
-      const c = client();
-      const notifications = notificationsFrom(o, o.email !== undefined || o.webhook !== undefined ? (await c.watches.get(id)).notifications : []);
-      const changes = { name: o.name, search_query: o.query, condition_description: o.when, notifications, ...boundsFrom(o) };
-      if (Object.values(changes).every((v) => v === undefined)) throw new UsageError("nothing to change: give --name, --query, --when, --email, --webhook or a bound");
-      const task = await c.watches.update(id, changes);
-      print(task, () => describeTask(task));
-    });
+    .action(
+      async (
+        id: string,
+        o: { name?: string; query?: string; when?: string; email?: string; webhook?: string } & Bounds,
+      ) => {
+        const c = client();
+        const notifications = notificationsFrom(
+          o,
+          o.email !== undefined || o.webhook !== undefined ? (await c.watches.get(id)).notifications : [],
+        );
+        const changes = {
+          name: o.name,
+          search_query: o.query,
+          condition_description: o.when,
+          notifications,
+          ...boundsFrom(o),
+        };
+        if (Object.values(changes).every((v) => v === undefined))
+          throw new UsageError("nothing to change: give --name, --query, --when, --email, --webhook or a bound");
+        const task = await c.watches.update(id, changes);
+        print(task, () => describeTask(task));
+      },
+    );
 
-  for (const [name, state, verb] of [["pause", "paused", "Paused"], ["resume", "active", "Resumed"], ["complete", "completed", "Completed"]] as const) {
-    program.command(`${name} <id>`).description(`${name} a watch`).action(async (id: string) => {
-      const task = await client().watches.update(id, { state });
-      print(task, () => `${verb} ${task.name} (${task.id})\n`);
-    });
+  for (const [name, state, verb] of [
+    ["pause", "paused", "Paused"],
+    ["resume", "active", "Resumed"],
+    ["complete", "completed", "Completed"],
+  ] as const) {
+    program
+      .command(`${name} <id>`)
+      .description(`${name} a watch`)
+      .action(async (id: string) => {
+        const task = await client().watches.update(id, { state });
+        print(task, () => `${verb} ${task.name} (${task.id})\n`);
+      });
   }
 
   program
@@ -229,7 +291,8 @@ function buildProgram() {
       const started = await c.watches.execute(id, { force: o.force });
       const execution = o.wait ? await waitFor(c, id, started.id) : started;
       print(execution, () => table([executionRow(execution)], ["id", "status", "result", "started", "detail"]));
-      if (o.wait && execution.status === "failed") throw new Error(`the check failed: ${execution.error_message ?? "no reason given"}`);
+      if (o.wait && execution.status === "failed")
+        throw new Error(`the check failed: ${execution.error_message ?? "no reason given"}`);
     });
 
   program
@@ -241,14 +304,19 @@ function buildProgram() {
       print(list, () => table(list.map(executionRow), ["id", "status", "result", "started", "detail"]));
     });
 
-  program.command("findings <id>").description("checks where the condition was met").action(async (id: string) => {
-    const list = await client().watches.findings(id);
-    print(list, () =>
-      list.length
-        ? list.map((f) => `${f.completed_at}  ${f.notification?.title ?? "Condition met"}\n${f.result?.answer ?? ""}\n`).join("\n")
-        : "(no findings yet)\n",
-    );
-  });
+  program
+    .command("findings <id>")
+    .description("checks where the condition was met")
+    .action(async (id: string) => {
+      const list = await client().watches.findings(id);
+      print(list, () =>
+        list.length
+          ? list
+              .map((f) => `${f.completed_at}  ${f.notification?.title ?? "Condition met"}\n${f.result?.answer ?? ""}\n`)
+              .join("\n")
+          : "(no findings yet)\n",
+      );
+    });
 
   program
     .command("delete <id>")
@@ -266,12 +334,18 @@ function buildProgram() {
       print({ deleted: id }, () => `Deleted ${id}\n`);
     });
 
-  for (const [name, isPublic] of [["publish", true], ["unpublish", false]] as const) {
-    program.command(`${name} <id>`).description(isPublic ? "make a watch public (needs a username)" : "make a watch private").action(async (id: string) => {
-      const c = client();
-      const r = await c.watches.setVisibility(id, isPublic);
-      print(r, () => (r.is_public ? `Public: ${c.config.baseUrl}/w/${id}\n` : `Private: ${id}\n`));
-    });
+  for (const [name, isPublic] of [
+    ["publish", true],
+    ["unpublish", false],
+  ] as const) {
+    program
+      .command(`${name} <id>`)
+      .description(isPublic ? "make a watch public (needs a username)" : "make a watch private")
+      .action(async (id: string) => {
+        const c = client();
+        const r = await c.watches.setVisibility(id, isPublic);
+        print(r, () => (r.is_public ? `Public: ${c.config.baseUrl}/w/${id}\n` : `Private: ${id}\n`));
+      });
   }
 
   program
@@ -287,13 +361,33 @@ function buildProgram() {
     .command("sends")
     .description("notification delivery history (and `sends redeliver <id>`)")
     .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
-    .addOption(new Option("--event <event>", "only this event").choices(["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted", "task.test", "email.verification", "follow.confirmation", "digest.daily"]))
+    .addOption(
+      new Option("--event <event>", "only this event").choices([
+        "task.condition_met",
+        "task.condition_retracted",
+        "task.run_failed",
+        "task.run_recovered",
+        "account.budget_exhausted",
+        "task.test",
+        "email.verification",
+        "follow.confirmation",
+        "digest.daily",
+      ]),
+    )
     .option("--watch <id>", "only this watch")
     .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
     .action(async (o: { type?: "email" | "webhook"; event?: SendEvent; watch?: string; limit: number }) => {
-      const r = await client().notifications.sends({ notification_type: o.type, event: o.event, task_id: o.watch, limit: o.limit });
+      const r = await client().notifications.sends({
+        notification_type: o.type,
+        event: o.event,
+        task_id: o.watch,
+        limit: o.limit,
+      });
       const rows = r.sends.map((s) => ({ ...s, type: s.notification_type }));
-      print(r, () => table(rows, ["id", "created_at", "event", "type", "recipient", "status"]) + `${r.total} in total\n`);
+      print(
+        r,
+        () => table(rows, ["id", "created_at", "event", "type", "recipient", "status"]) + `${r.total} in total\n`,
+      );
     });
   sends
     .command("redeliver <id>")
@@ -304,12 +398,21 @@ function buildProgram() {
       if (s.status !== "sent") throw new Error(`the redelivery ${s.status}: ${s.error_message ?? "no reason given"}`);
     });
 
-  program.command("history <id>").description("how a watch's definition changed, newest first").action(async (id: string) => {
-    const list = await client().watches.history(id, { limit: 100 });
-    const describe = (changes: Record<string, { from?: unknown; to?: unknown }>) =>
-      Object.entries(changes).map(([field, c]) => `  ${field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}\n`).join("");
-    print(list, () => (list.length ? list.map((h) => `${h.at}\n${describe(h.changes)}`).join("") : "(no changes since it was created)\n"));
-  });
+  program
+    .command("history <id>")
+    .description("how a watch's definition changed, newest first")
+    .action(async (id: string) => {
+      const list = await client().watches.history(id, { limit: 100 });
+      const describe = (changes: Record<string, { from?: unknown; to?: unknown }>) =>
+        Object.entries(changes)
+          .map(([field, c]) => `  ${field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}\n`)
+          .join("");
+      print(list, () =>
+        list.length
+          ? list.map((h) => `${h.at}\n${describe(h.changes)}`).join("")
+          : "(no changes since it was created)\n",
+      );
+    });
 
   program
     .command("preview <query>")
@@ -318,12 +421,19 @@ function buildProgram() {
     .addOption(minConfidence())
     .addOption(minSources())
     .action(async (query: string, o: { when?: string } & Bounds) => {
-      const r = await client().watches.preview({ search_query: query, condition_description: o.when, min_confidence: o.minConfidence, min_sources: o.minSources });
+      const r = await client().watches.preview({
+        search_query: query,
+        condition_description: o.when,
+        min_confidence: o.minConfidence,
+        min_sources: o.minSources,
+      });
       const held = r.condition_met && r.gate && !r.gate.passed ? ` (would be held: ${r.gate.reason})` : "";
-      print(r, () =>
-        `${r.condition_met ? "MET" : "not met"}${held}, confidence ${r.confidence}\n\n${r.answer}\n\n` +
-        (r.sources.length ? r.sources.map((s) => `  ${s.url}\n`).join("") + "\n" : "") +
-        `Next check would be ${r.next_run}: ${r.next_run_reason}\n`,
+      print(
+        r,
+        () =>
+          `${r.condition_met ? "MET" : "not met"}${held}, confidence ${r.confidence}\n\n${r.answer}\n\n` +
+          (r.sources.length ? r.sources.map((s) => `  ${s.url}\n`).join("") + "\n" : "") +
+          `Next check would be ${r.next_run}: ${r.next_run_reason}\n`,
       );
     });
 
@@ -336,58 +446,94 @@ function buildProgram() {
       const notifications = notificationsFrom(o);
       if (!notifications?.length) throw new UsageError("give --email, --webhook or both");
       const f = await client().follows.follow(id, notifications);
-      print(f, () => `Following ${f.task_id}: ${f.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.url}`)).join(", ")}\n`);
+      print(
+        f,
+        () =>
+          `Following ${f.task_id}: ${f.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.url}`)).join(", ")}\n`,
+      );
     });
 
-  program.command("unfollow <id>").description("stop following a watch").action(async (id: string) => {
-    await client().follows.unfollow(id);
-    print({ task_id: id, following: false }, () => `No longer following ${id}\n`);
-  });
+  program
+    .command("unfollow <id>")
+    .description("stop following a watch")
+    .action(async (id: string) => {
+      await client().follows.unfollow(id);
+      print({ task_id: id, following: false }, () => `No longer following ${id}\n`);
+    });
 
-  program.command("following").description("the public watches you follow").action(async () => {
-    const list = await client().follows.list();
-    const rows = list.map((f) => ({ id: f.task.id, name: f.task.name, status: f.task.resolution.status, channels: f.notifications.map((n) => n.type).join(", "), since: f.created_at }));
-    print(list, () => table(rows, ["id", "name", "status", "channels", "since"]));
-  });
+  program
+    .command("following")
+    .description("the public watches you follow")
+    .action(async () => {
+      const list = await client().follows.list();
+      const rows = list.map((f) => ({
+        id: f.task.id,
+        name: f.task.name,
+        status: f.task.resolution.status,
+        channels: f.notifications.map((n) => n.type).join(", "),
+        since: f.created_at,
+      }));
+      print(list, () => table(rows, ["id", "name", "status", "channels", "since"]));
+    });
 
   program
     .command("settings")
     .description("your time zone, quiet hours and daily digest (shown, or changed by the options given)")
     .option("--timezone <zone>", "IANA time zone, e.g. Europe/Berlin")
     .option("--quiet-hours <HH:MM-HH:MM|off>", "hold email between these local times (webhooks never wait)")
-    .addOption(new Option("--digest <mode>", "one email a day at 08:00 instead of one per finding").choices(["daily", "off"]))
+    .addOption(
+      new Option("--digest <mode>", "one email a day at 08:00 instead of one per finding").choices(["daily", "off"]),
+    )
     .action(async (o: { timezone?: string; quietHours?: string; digest?: "daily" | "off" }) => {
       const c = client();
-      const changes = { timezone: o.timezone, quiet_hours: o.quietHours === undefined ? undefined : parseQuietHours(o.quietHours), email_digest: o.digest };
-      const settings = Object.values(changes).every((v) => v === undefined) ? await c.settings.get() : await c.settings.update(changes);
-      print(settings, () =>
-        `time zone    ${settings.timezone}\n` +
-        `quiet hours  ${settings.quiet_hours ? `${settings.quiet_hours.start} to ${settings.quiet_hours.end}` : "off"}\n` +
-        `digest       ${settings.email_digest}\n`,
+      const changes = {
+        timezone: o.timezone,
+        quiet_hours: o.quietHours === undefined ? undefined : parseQuietHours(o.quietHours),
+        email_digest: o.digest,
+      };
+      const settings = Object.values(changes).every((v) => v === undefined)
+        ? await c.settings.get()
+        : await c.settings.update(changes);
+      print(
+        settings,
+        () =>
+          `time zone    ${settings.timezone}\n` +
+          `quiet hours  ${settings.quiet_hours ? `${settings.quiet_hours.start} to ${settings.quiet_hours.end}` : "off"}\n` +
+          `digest       ${settings.email_digest}\n`,
       );
     });
 
-  program.command("usage").description("your runs and tokens this month against your limits").action(async () => {
-    const c = client();
-    const [usage, top] = await Promise.all([c.usage.get(), c.usage.byTask({ limit: 5 })]);
-    const topRows = top.map((t) => ({ ...t, tokens: t.input_tokens + t.output_tokens }));
-    print({ ...usage, top_tasks: top }, () =>
-      `This month (${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}, UTC):\n` +
-      `  runs            ${usage.runs} of ${usage.runs_limit}\n` +
-      `  tokens          ${usage.input_tokens} in, ${usage.output_tokens} out\n` +
-      `  active watches  ${usage.active_tasks} of ${usage.active_tasks_limit}\n\n` +
-      (top.length ? table(topRows, ["task_id", "name", "runs", "tokens"]) : "No runs yet this month.\n"),
-    );
-  });
+  program
+    .command("usage")
+    .description("your runs and tokens this month against your limits")
+    .action(async () => {
+      const c = client();
+      const [usage, top] = await Promise.all([c.usage.get(), c.usage.byTask({ limit: 5 })]);
+      const topRows = top.map((t) => ({ ...t, tokens: t.input_tokens + t.output_tokens }));
+      print(
+        { ...usage, top_tasks: top },
+        () =>
+          `This month (${usage.period_start.slice(0, 10)} to ${usage.period_end.slice(0, 10)}, UTC):\n` +
+          `  runs            ${usage.runs} of ${usage.runs_limit}\n` +
+          `  tokens          ${usage.input_tokens} in, ${usage.output_tokens} out\n` +
+          `  active watches  ${usage.active_tasks} of ${usage.active_tasks_limit}\n\n` +
+          (top.length ? table(topRows, ["task_id", "name", "runs", "tokens"]) : "No runs yet this month.\n"),
+      );
+    });
 
-  program.command("export").description("every watch's definition as YAML (JSON with --json), for `watchctl apply`").action(async () => {
-    const { exportManifest } = await manifest();
-    stdout(exportManifest(await client().watches.list(), globals().json ? "json" : "yaml"));
-  });
+  program
+    .command("export")
+    .description("every watch's definition as YAML (JSON with --json), for `watchctl apply`")
+    .action(async () => {
+      const { exportManifest } = await manifest();
+      stdout(exportManifest(await client().watches.list(), globals().json ? "json" : "yaml"));
+    });
 
   program
     .command("apply")
-    .description("make your watches match a file from `watchctl export`: matched by name; creates missing, updates changed, never deletes")
+    .description(
+      "make your watches match a file from `watchctl export`: matched by name; creates missing, updates changed, never deletes",
+    )
     .requiredOption("-f, --file <file>", "the YAML or JSON file")
     .option("--dry-run", "print the plan, change nothing")
     .action(async (o: { file: string; dryRun?: boolean }) => {
@@ -420,7 +566,9 @@ function buildProgram() {
           if (is_public) await c.watches.setVisibility(line.id, true);
           continue;
         }
-        const changes = Object.fromEntries(step.fields.filter((f) => f !== "is_public").map((f) => [f, step.definition[f]]));
+        const changes = Object.fromEntries(
+          step.fields.filter((f) => f !== "is_public").map((f) => [f, step.definition[f]]),
+        );
         if (Object.keys(changes).length) await c.watches.update(step.id, changes);
         if (step.fields.includes("is_public")) await c.watches.setVisibility(step.id, is_public);
       }
@@ -428,28 +576,54 @@ function buildProgram() {
     });
 
   const keys = program.command("keys").description("your API key");
-  keys.command("create <name>").description("create a key (shown once)").action(async (name: string) => {
-    const r = await client().apiKeys.create(name);
-    print(r, () => `${r.key}\nSave it now: it is shown only once.\n`);
-  });
-  keys.command("list").description("your keys").action(async () => {
-    const list = await client().apiKeys.list();
-    print(list, () => table(list.map((k) => ({ ...k, active: k.is_active ? "yes" : "revoked" })), ["id", "name", "key_prefix", "active", "created_at", "last_used_at"]));
-  });
-  keys.command("revoke <id>").description("revoke a key at once").action(async (id: string) => {
-    const r = await client().apiKeys.revoke(id);
-    print(r, () => `Revoked ${id}\n`);
-  });
+  keys
+    .command("create <name>")
+    .description("create a key (shown once)")
+    .action(async (name: string) => {
+      const r = await client().apiKeys.create(name);
+      print(r, () => `${r.key}\nSave it now: it is shown only once.\n`);
+    });
+  keys
+    .command("list")
+    .description("your keys")
+    .action(async () => {
+      const list = await client().apiKeys.list();
+      print(list, () =>
+        table(
+          list.map((k) => ({ ...k, active: k.is_active ? "yes" : "revoked" })),
+          ["id", "name", "key_prefix", "active", "created_at", "last_used_at"],
+        ),
+      );
+    });
+  keys
+    .command("revoke <id>")
+    .description("revoke a key at once")
+    .action(async (id: string) => {
+      const r = await client().apiKeys.revoke(id);
+      print(r, () => `Revoked ${id}\n`);
+    });
 
   return program;
 }
 
 type Bounds = { minConfidence?: number; minSources?: number; checkAtMostEvery?: number; checkAtLeastEvery?: number };
 
-const minConfidence = () => new Option("--min-confidence <0-1>", "notify only for findings at least this confident (default 0.6)").argParser(parseConfidence);
-const minSources = () => new Option("--min-sources <n>", "notify only when this many independent sites confirm it (1-5, default 1)").argParser(parsePositive);
-const checkAtMostEvery = () => new Option("--check-at-most-every <duration>", "the agent checks no more often than this, e.g. 1h").argParser(parseMinutes);
-const checkAtLeastEvery = () => new Option("--check-at-least-every <duration>", "the agent checks at least this often, e.g. 7d").argParser(parseMinutes);
+const minConfidence = () =>
+  new Option("--min-confidence <0-1>", "notify only for findings at least this confident (default 0.6)").argParser(
+    parseConfidence,
+  );
+const minSources = () =>
+  new Option("--min-sources <n>", "notify only when this many independent sites confirm it (1-5, default 1)").argParser(
+    parsePositive,
+  );
+const checkAtMostEvery = () =>
+  new Option("--check-at-most-every <duration>", "the agent checks no more often than this, e.g. 1h").argParser(
+    parseMinutes,
+  );
+const checkAtLeastEvery = () =>
+  new Option("--check-at-least-every <duration>", "the agent checks at least this often, e.g. 7d").argParser(
+    parseMinutes,
+  );
 
 const boundsFrom = (o: Bounds) => ({
   min_confidence: o.minConfidence,
@@ -501,7 +675,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof ApiError) {
       stderr(`Error${e.status ? ` (${e.status})` : ""}: ${e.message}\n`);
-      if (e.status === 401) stderr("Check your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n");
+      if (e.status === 401)
+        stderr(
+          "Check your API key: `watchctl login --key <key>`, SERVICE_API_KEY, or SERVICE_NOAUTH=1 for a local server.\n",
+        );
       return 1;
     }
     const cause = (e as Error).cause as { code?: string; message?: string } | undefined;

@@ -6,7 +6,13 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: unknown,
   ) {
-    super(typeof detail === "string" ? detail : Array.isArray(detail) ? describe(detail as ValidationIssue[]) : `HTTP ${status}`);
+    super(
+      typeof detail === "string"
+        ? detail
+        : Array.isArray(detail)
+          ? describe(detail as ValidationIssue[])
+          : `HTTP ${status}`,
+    );
     this.name = new.target.name;
   }
 }

@@ -18,16 +18,27 @@ export type Execution = components["schemas"]["Execution"];
 /** A watch's verdict: `watching`, `met` (since, answer, sources) or `resolved`. */
 export type Resolution = components["schemas"]["Resolution"];
 export type NotificationSend = components["schemas"]["NotificationSend"];
-export type SendEvent = NonNullable<NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]>;
+export type SendEvent = NonNullable<
+  NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]
+>;
 export type User = components["schemas"]["User"];
 export type ApiKey = components["schemas"]["ApiKey"];
 export type TaskState = Task["state"];
 export type CreateTaskInput = NonNullable<paths["/api/v1/tasks"]["post"]["requestBody"]>["content"]["application/json"];
-export type UpdateTaskInput = Omit<NonNullable<paths["/api/v1/tasks/{id}"]["put"]["requestBody"]>["content"]["application/json"], "id">;
+export type UpdateTaskInput = Omit<
+  NonNullable<paths["/api/v1/tasks/{id}"]["put"]["requestBody"]>["content"]["application/json"],
+  "id"
+>;
 export type Settings = components["schemas"]["Settings"];
-export type SettingsInput = NonNullable<paths["/api/v1/users/me/settings"]["patch"]["requestBody"]>["content"]["application/json"];
-export type PreviewInput = NonNullable<paths["/api/v1/tasks/preview"]["post"]["requestBody"]>["content"]["application/json"];
-export type Notification = { type: "email"; address: string } | { type: "webhook"; url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
+export type SettingsInput = NonNullable<
+  paths["/api/v1/users/me/settings"]["patch"]["requestBody"]
+>["content"]["application/json"];
+export type PreviewInput = NonNullable<
+  paths["/api/v1/tasks/preview"]["post"]["requestBody"]
+>["content"]["application/json"];
+export type Notification =
+  | { type: "email"; address: string }
+  | { type: "webhook"; url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
 
 /** Where hosted Watch lives; SERVICE_URL overrides it, SERVICE_NOAUTH=1 defaults to the local development server. */
 export const HOSTED_URL = "https://watch.dev";
@@ -86,28 +97,36 @@ type Result<T> = { data?: T; error?: unknown; response: Response };
 
 async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
   const { data, error, response } = await call;
-  if (!response.ok) throw errorFor(response.status, (error as { detail?: unknown } | undefined)?.detail ?? error, response.headers);
+  if (!response.ok)
+    throw errorFor(response.status, (error as { detail?: unknown } | undefined)?.detail ?? error, response.headers);
   return data as T;
 }
 
 export function createClient(options: ClientOptions = {}) {
   const config = resolveConfig(options);
-  const api = createFetchClient<paths>({ baseUrl: config.baseUrl, fetch: resilientFetch(config, options.fetch ?? globalThis.fetch) });
+  const api = createFetchClient<paths>({
+    baseUrl: config.baseUrl,
+    fetch: resilientFetch(config, options.fetch ?? globalThis.fetch),
+  });
   const byId = (id: string) => ({ params: { path: { id } } });
 
   const watches = {
     create: (input: CreateTaskInput) => unwrap(api.POST("/api/v1/tasks", { body: input })),
     list: (filter: { state?: TaskState } = {}) => unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
-    update: (id: string, changes: UpdateTaskInput) => unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
+    update: (id: string, changes: UpdateTaskInput) =>
+      unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
     delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),
     execute: (id: string, opts: { force?: boolean } = {}) =>
-      unwrap(api.POST("/api/v1/tasks/{id}/execute", { params: { path: { id }, query: opts.force ? { force: true } : {} } })),
+      unwrap(
+        api.POST("/api/v1/tasks/{id}/execute", { params: { path: { id }, query: opts.force ? { force: true } : {} } }),
+      ),
     executions: (id: string, opts: { limit?: number; offset?: number; status?: Execution["status"] } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/executions", { params: { path: { id }, query: opts } })),
     findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/notifications", { params: { path: { id }, query: opts } })),
-    fork: (id: string, opts: { name?: string } = {}) => unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts })),
+    fork: (id: string, opts: { name?: string } = {}) =>
+      unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts })),
     setVisibility: (id: string, isPublic: boolean) =>
       unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } })),
     testNotification: (id: string, type: "email" | "webhook") =>
@@ -122,8 +141,15 @@ export function createClient(options: ClientOptions = {}) {
     config,
     watches,
     notifications: {
-      sends: (filter: { notification_type?: "email" | "webhook"; task_id?: string; event?: SendEvent; limit?: number; offset?: number } = {}) =>
-        unwrap(api.GET("/api/v1/notifications/sends", { params: { query: filter } })),
+      sends: (
+        filter: {
+          notification_type?: "email" | "webhook";
+          task_id?: string;
+          event?: SendEvent;
+          limit?: number;
+          offset?: number;
+        } = {},
+      ) => unwrap(api.GET("/api/v1/notifications/sends", { params: { query: filter } })),
       /** Sends a run's webhook again now (same webhook-id); the new attempt's record. */
       redeliver: (sendId: string) => unwrap(api.POST("/api/v1/notifications/sends/{id}/redeliver", byId(sendId))),
     },
@@ -136,15 +162,18 @@ export function createClient(options: ClientOptions = {}) {
     settings: {
       get: () => unwrap(api.GET("/auth/me")).then((u) => u.settings),
       /** Time zone, quiet hours (`null` to clear) and the daily digest; answers the updated settings. */
-      update: (changes: SettingsInput) => unwrap(api.PATCH("/api/v1/users/me/settings", { body: changes })).then((u) => u.settings),
+      update: (changes: SettingsInput) =>
+        unwrap(api.PATCH("/api/v1/users/me/settings", { body: changes })).then((u) => u.settings),
     },
     follows: {
       /** Follow a public watch with your own channels (again: replaces them). */
-      follow: (taskId: string, notifications: Notification[]) => unwrap(api.POST("/api/v1/tasks/{id}/follow", { ...byId(taskId), body: { notifications } })),
+      follow: (taskId: string, notifications: Notification[]) =>
+        unwrap(api.POST("/api/v1/tasks/{id}/follow", { ...byId(taskId), body: { notifications } })),
       unfollow: (taskId: string) => unwrap(api.DELETE("/api/v1/tasks/{id}/follow", byId(taskId))).then(() => undefined),
       list: () => unwrap(api.GET("/api/v1/follows")),
       /** Anyone, without an account: a confirmation email goes to `email` (the answer is the same either way). */
-      byEmail: (taskId: string, email: string) => unwrap(api.POST("/api/v1/public/tasks/id/{id}/follow", { ...byId(taskId), body: { email } })),
+      byEmail: (taskId: string, email: string) =>
+        unwrap(api.POST("/api/v1/public/tasks/id/{id}/follow", { ...byId(taskId), body: { email } })),
     },
     usage: {
       get: () => unwrap(api.GET("/api/v1/usage")),
@@ -156,7 +185,9 @@ export function createClient(options: ClientOptions = {}) {
       details: () => unwrap(api.GET("/api/v1/webhooks/secret")),
       /** A new secret; the old one keeps signing beside it for `overlapHours` (default 24, 0 to 72). */
       rotate: (opts: { overlapHours?: number } = {}) =>
-        unwrap(api.POST("/api/v1/webhooks/secret/rotate", { body: { overlap_hours: opts.overlapHours ?? 24 } })).then((r) => r.secret),
+        unwrap(api.POST("/api/v1/webhooks/secret/rotate", { body: { overlap_hours: opts.overlapHours ?? 24 } })).then(
+          (r) => r.secret,
+        ),
     },
     /** Anyone's public watches, no credentials needed; and the addresses to share one by. */
     public: {
@@ -165,7 +196,8 @@ export function createClient(options: ClientOptions = {}) {
       pageUrl: (id: string) => `${config.baseUrl}/w/${id}`,
       /** The live SVG badge of the verdict, for a README: `[![Watch](badgeUrl)](pageUrl)`. */
       badgeUrl: (id: string) => `${config.baseUrl}/api/v1/public/tasks/id/${id}/badge.svg`,
-      feedUrl: (id: string, format: "json" | "rss" = "json") => `${config.baseUrl}/api/v1/public/tasks/id/${id}/${format === "json" ? "feed.json" : "rss"}`,
+      feedUrl: (id: string, format: "json" | "rss" = "json") =>
+        `${config.baseUrl}/api/v1/public/tasks/id/${id}/${format === "json" ? "feed.json" : "rss"}`,
     },
     /** Fluent creation: `watch("query").when("condition").notify({ email }).named("…").paused().create()`. */
     watch: (query: string) => new WatchBuilder(watches.create, query),
@@ -190,10 +222,17 @@ export class WatchBuilder {
     this.input.name = name;
     return this;
   }
-  notify(channels: { email?: string; webhook?: string | { url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> } }) {
+  notify(channels: {
+    email?: string;
+    webhook?: string | { url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
+  }) {
     const list: Notification[] = [];
     if (channels.email) list.push({ type: "email", address: channels.email });
-    if (channels.webhook) list.push({ type: "webhook", ...(typeof channels.webhook === "string" ? { url: channels.webhook } : channels.webhook) });
+    if (channels.webhook)
+      list.push({
+        type: "webhook",
+        ...(typeof channels.webhook === "string" ? { url: channels.webhook } : channels.webhook),
+      });
     this.input.notifications = list;
     return this;
   }
@@ -221,4 +260,3 @@ export class WatchBuilder {
     return this.submit(this.input);
   }
 }
-

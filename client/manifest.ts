@@ -62,7 +62,9 @@ export function definitionOf(t: Task): Definition {
     min_interval_minutes: t.min_interval_minutes,
     max_interval_minutes: t.max_interval_minutes,
     notifications: t.notifications.map((n) =>
-      n.type === "email" ? { type: "email", address: n.address } : { type: "webhook", url: n.url, method: n.method, headers: n.headers },
+      n.type === "email"
+        ? { type: "email", address: n.address }
+        : { type: "webhook", url: n.url, method: n.method, headers: n.headers },
     ),
   };
 }
@@ -89,7 +91,8 @@ export function parseManifest(source: string): Definition[] {
   }
   const seen = new Set<string>();
   for (const w of parsed.data.watches) {
-    if (seen.has(w.name)) throw new ManifestError(`two watches are named "${w.name}": names identify watches, make them unique`);
+    if (seen.has(w.name))
+      throw new ManifestError(`two watches are named "${w.name}": names identify watches, make them unique`);
     seen.add(w.name);
   }
   return parsed.data.watches;
@@ -107,7 +110,9 @@ export function plan(wanted: Definition[], existing: Task[]): Step[] {
   return wanted.map((definition) => {
     const matches = existing.filter((t) => t.name === definition.name);
     if (matches.length > 1)
-      throw new ManifestError(`${matches.length} of your watches are named "${definition.name}": rename all but one first`);
+      throw new ManifestError(
+        `${matches.length} of your watches are named "${definition.name}": rename all but one first`,
+      );
     const current = matches[0];
     if (!current) return { kind: "create", name: definition.name, definition };
     const now = definitionOf(current);

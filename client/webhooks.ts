@@ -18,7 +18,9 @@ export function verifyWebhook<T = Record<string, unknown>>(
 ): T {
   const plain: Record<string, string> = {};
   if (headers instanceof Headers) headers.forEach((v, k) => (plain[k] = v));
-  else for (const [k, v] of Object.entries(headers)) if (v !== undefined) plain[k.toLowerCase()] = Array.isArray(v) ? v.join(",") : v;
+  else
+    for (const [k, v] of Object.entries(headers))
+      if (v !== undefined) plain[k.toLowerCase()] = Array.isArray(v) ? v.join(",") : v;
   const secrets = Array.isArray(secret) ? secret : [secret];
   for (const [i, s] of secrets.entries()) {
     try {

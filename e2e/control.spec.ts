@@ -1,7 +1,11 @@
 /** Control and cost, in the browser: preview a condition before saving it, the usage panel, the definition history, email settings. */
 import { clerkTest as test, expect, expectAccessible, screenshot, sessionToken } from "./fixtures";
 
-test("Preview shows what the agent would answer now and saves nothing; the usage panel counts that check", async ({ page, request, userId }) => {
+test("Preview shows what the agent would answer now and saves nothing; the usage panel counts that check", async ({
+  page,
+  request,
+  userId,
+}) => {
   await page.goto("/dashboard/new");
   await page.getByLabel("What should the agent look for?").fill("PostgreSQL 19 beta preview");
   await page.getByLabel("Independent sites needed").selectOption("2");
@@ -31,11 +35,23 @@ test("Preview shows what the agent would answer now and saves nothing; the usage
 test("the watch page keeps the definition's history, field by field", async ({ page, request, userId }) => {
   const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
   await request.post("/auth/sync-user", { headers });
-  const watch = await (await request.post("/api/v1/tasks", { headers, data: { search_query: "Rust 2027 edition", name: "rust", state: "paused" } })).json();
+  const watch = await (
+    await request.post("/api/v1/tasks", {
+      headers,
+      data: { search_query: "Rust 2027 edition", name: "rust", state: "paused" },
+    })
+  ).json();
   await page.goto(`/dashboard/w/${watch.id}`);
   const history = page.locator("#history");
   await expect(history.getByText("Unchanged since it was created.")).toBeVisible();
-  expect((await request.put(`/api/v1/tasks/${watch.id}`, { headers, data: { name: "rust edition", condition_description: "the edition is stabilised" } })).ok()).toBe(true);
+  expect(
+    (
+      await request.put(`/api/v1/tasks/${watch.id}`, {
+        headers,
+        data: { name: "rust edition", condition_description: "the edition is stabilised" },
+      })
+    ).ok(),
+  ).toBe(true);
   await page.reload();
   const change = history.getByRole("listitem");
   await expect(change).toHaveCount(1);

@@ -1,6 +1,19 @@
-import { clerkTest as test, expect, expectAccessible, newClerkUserId, receiverUrl, screenshot, sessionToken, signIn } from "./fixtures";
+import {
+  clerkTest as test,
+  expect,
+  expectAccessible,
+  newClerkUserId,
+  receiverUrl,
+  screenshot,
+  sessionToken,
+  signIn,
+} from "./fixtures";
 
-test("a new user creates a watch from an example, sees the agent's answer, publishes it; another user forks it", async ({ page, browser, baseURL }) => {
+test("a new user creates a watch from an example, sees the agent's answer, publishes it; another user forks it", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: /^Welcome/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Start your first watch" })).toBeVisible();
@@ -41,7 +54,9 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   const visitor = await other.newPage();
   const ownerPath = new URL(watchUrl).pathname;
   expect((await visitor.goto(`${baseURL}${ownerPath}`))!.status()).toBe(404);
-  expect((await visitor.request.get(`${baseURL}/api/v1/public/tasks/id${ownerPath.slice("/dashboard/w".length)}`)).status()).toBe(404);
+  expect(
+    (await visitor.request.get(`${baseURL}/api/v1/public/tasks/id${ownerPath.slice("/dashboard/w".length)}`)).status(),
+  ).toBe(404);
 
   await page.getByRole("button", { name: "Make public" }).click();
   const username = `e2e${Date.now().toString(36)}`;
@@ -83,7 +98,12 @@ test("create form: inline errors from the API, edit, run now twice explains the 
   await page.getByLabel("What should the agent look for?").fill("Rust 2027 edition");
   await page.getByLabel("Webhook URL").fill("ftp://example.com/hook");
   await page.getByRole("button", { name: "Create watch" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: /Invalid notification/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("alert")
+      .filter({ hasText: /Invalid notification/ })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByLabel("Webhook URL")).toHaveAttribute("aria-invalid", "true");
   await page.getByLabel("Webhook URL").fill("");
   await page.getByLabel("Start paused").check();
@@ -109,7 +129,10 @@ test("create form: inline errors from the API, edit, run now twice explains the 
   await screenshot(page, "dashboard-filtered");
 });
 
-test("API key: created once in settings, works with the REST API, revoked key is refused", async ({ page, request }) => {
+test("API key: created once in settings, works with the REST API, revoked key is refused", async ({
+  page,
+  request,
+}) => {
   await page.goto("/dashboard/settings");
   await expectAccessible(page);
   await page.getByLabel("Key name").fill("laptop");
@@ -139,7 +162,9 @@ test("API key: created once in settings, works with the REST API, revoked key is
   await expect(page.getByRole("textbox", { name: "Username" })).toHaveCount(0);
 });
 
-test("notifications: send history filters by channel and watch; the signing secret is revealed and rotated", async ({ page }) => {
+test("notifications: send history filters by channel and watch; the signing secret is revealed and rotated", async ({
+  page,
+}) => {
   await page.goto("/dashboard/new");
   await page.getByLabel("What should the agent look for?").fill("Node 26 LTS");
   await page.getByLabel("Webhook URL").fill(`${receiverUrl()}/n`);
@@ -174,7 +199,11 @@ test("notifications: send history filters by channel and watch; the signing secr
   await screenshot(page, "notifications");
 });
 
-test("a user without the developer role gets an explanation instead of API keys", async ({ page, context, baseURL }) => {
+test("a user without the developer role gets an explanation instead of API keys", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.clearCookies();
   await signIn(context, baseURL!, newClerkUserId("user"));
   await page.goto("/dashboard/settings");
@@ -191,12 +220,19 @@ test("signed out, the dashboard sends you to sign in", async ({ browser, baseURL
   await context.close();
 });
 
-test("an expired session token is refreshed through Clerk's browser SDK and the action retried", async ({ page, context, baseURL, userId }) => {
+test("an expired session token is refreshed through Clerk's browser SDK and the action retried", async ({
+  page,
+  context,
+  baseURL,
+  userId,
+}) => {
   await page.goto("/dashboard/new");
   await page.getByLabel("What should the agent look for?").fill("Session refresh");
   await page.getByLabel("Start paused").check();
   // The tab slept: the cookie's token expired. Clerk's SDK (stubbed here) hands out a fresh one on request.
-  await context.addCookies([{ name: "__session", value: await sessionToken(userId, { expiresIn: 60, issuedAgo: 600 }), url: baseURL! }]);
+  await context.addCookies([
+    { name: "__session", value: await sessionToken(userId, { expiresIn: 60, issuedAgo: 600 }), url: baseURL! },
+  ]);
   const fresh = await sessionToken(userId);
   await page.evaluate((token) => {
     (window as unknown as { Clerk: unknown }).Clerk = {

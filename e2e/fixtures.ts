@@ -15,7 +15,10 @@ export const newClerkUserId = (role: "user" | "developer" = "user") =>
   `user_e2e${role === "developer" ? "_dev" : ""}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A Clerk session token for `userId`, signed with the test key the Clerk-mode server trusts. */
-export async function sessionToken(userId: string, opts: { expiresIn?: number; issuedAgo?: number } = { expiresIn: 3600 }) {
+export async function sessionToken(
+  userId: string,
+  opts: { expiresIn?: number; issuedAgo?: number } = { expiresIn: 3600 },
+) {
   const keys = { publicPem: "", privateKey: await importPKCS8(env("E2E_CLERK_PRIVATE_PEM"), "RS256") };
   return mintSessionToken(keys, userId, opts);
 }

@@ -3,16 +3,35 @@
  * signed-in visitor on their own channels, leaving from the dashboard.
  */
 import type { APIRequestContext, Browser } from "@playwright/test";
-import { clerkTest as test, expect, expectAccessible, newClerkUserId, receiverUrl, screenshot, sentEmails, sessionToken, signIn } from "./fixtures";
+import {
+  clerkTest as test,
+  expect,
+  expectAccessible,
+  newClerkUserId,
+  receiverUrl,
+  screenshot,
+  sentEmails,
+  sessionToken,
+  signIn,
+} from "./fixtures";
 
 /** A public watch of the signed-in test user, with a first finding. */
 async function publicWatch(request: APIRequestContext, userId: string, name: string) {
   const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
   await request.post("/auth/sync-user", { headers });
-  expect((await request.patch("/api/v1/users/me/username", { headers, data: { username: `f${Date.now().toString(36)}` } })).ok()).toBe(true);
-  const watch = await (await request.post("/api/v1/tasks", { headers, data: { search_query: name, name, run_immediately: true } })).json();
-  expect((await request.patch(`/api/v1/tasks/${watch.id}/visibility`, { headers, data: { is_public: true } })).ok()).toBe(true);
-  const followers = async () => (await (await request.get(`/api/v1/tasks/${watch.id}`, { headers })).json()).subscriber_count as number;
+  expect(
+    (
+      await request.patch("/api/v1/users/me/username", { headers, data: { username: `f${Date.now().toString(36)}` } })
+    ).ok(),
+  ).toBe(true);
+  const watch = await (
+    await request.post("/api/v1/tasks", { headers, data: { search_query: name, name, run_immediately: true } })
+  ).json();
+  expect(
+    (await request.patch(`/api/v1/tasks/${watch.id}/visibility`, { headers, data: { is_public: true } })).ok(),
+  ).toBe(true);
+  const followers = async () =>
+    (await (await request.get(`/api/v1/tasks/${watch.id}`, { headers })).json()).subscriber_count as number;
   return { id: watch.id as string, followers };
 }
 
@@ -23,7 +42,12 @@ async function visitor(browser: Browser, baseURL: string, signedInAs?: string) {
   return context;
 }
 
-test("a signed-out visitor follows by email and confirms through the link's page", async ({ request, browser, baseURL, userId }) => {
+test("a signed-out visitor follows by email and confirms through the link's page", async ({
+  request,
+  browser,
+  baseURL,
+  userId,
+}) => {
   const watch = await publicWatch(request, userId, `Followed by email ${Date.now().toString(36)}`);
   const context = await visitor(browser, baseURL!);
   const page = await context.newPage();
@@ -52,7 +76,12 @@ test("a signed-out visitor follows by email and confirms through the link's page
   await context.close();
 });
 
-test("a signed-in visitor follows, adds a webhook and unfollows from the dashboard", async ({ request, browser, baseURL, userId }) => {
+test("a signed-in visitor follows, adds a webhook and unfollows from the dashboard", async ({
+  request,
+  browser,
+  baseURL,
+  userId,
+}) => {
   const name = `Followed when signed in ${Date.now().toString(36)}`;
   const watch = await publicWatch(request, userId, name);
   const context = await visitor(browser, baseURL!, newClerkUserId());

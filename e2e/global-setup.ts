@@ -11,12 +11,24 @@ import fs from "node:fs";
 import { exportPKCS8 } from "jose";
 import { clerkKeys, startClerkStub } from "../tests/helpers/clerk";
 import { ensureBuild, startServer } from "../tests/helpers/server";
-import { decisionFor, hostileDecision, startModelStub, startSearxStub, stubbedServiceEnv } from "../tests/helpers/stubs/model";
+import {
+  decisionFor,
+  hostileDecision,
+  startModelStub,
+  startSearxStub,
+  stubbedServiceEnv,
+} from "../tests/helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../tests/helpers/stubs/receivers";
 import { serverEnv } from "../tests/global-setup";
 
 const checked = new Map<string, number>();
-const withdrawn = decisionFor({ condition_met: false, notify: false, notification: null, retracts_previous: true, answer: "The announcement was withdrawn." });
+const withdrawn = decisionFor({
+  condition_met: false,
+  notify: false,
+  notification: null,
+  retracts_previous: true,
+  answer: "The announcement was withdrawn.",
+});
 
 export default async function globalSetup() {
   ensureBuild();
@@ -25,12 +37,15 @@ export default async function globalSetup() {
     startClerkStub(),
     // A visible moment of "the agent is checking" in the browser; a query with "hostile" gets an attacker's answer.
     // A query with "withdrawn" finds something at its first check and retracts it at the next.
-    startModelStub((query) => {
-      if (query.includes("hostile")) return hostileDecision();
-      const checks = (checked.get(query) ?? 0) + 1;
-      checked.set(query, checks);
-      return query.includes("withdrawn") && checks > 1 ? withdrawn : decisionFor();
-    }, { answerDelayMs: 2500 }),
+    startModelStub(
+      (query) => {
+        if (query.includes("hostile")) return hostileDecision();
+        const checks = (checked.get(query) ?? 0) + 1;
+        checked.set(query, checks);
+        return query.includes("withdrawn") && checks > 1 ? withdrawn : decisionFor();
+      },
+      { answerDelayMs: 2500 },
+    ),
     startSearxStub(),
     startResendStub(),
     startWebhookReceiver(),
@@ -55,4 +70,5 @@ export default async function globalSetup() {
   };
 }
 
-const withoutKey = (env: Record<string, string>, key: string) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== key));
+const withoutKey = (env: Record<string, string>, key: string) =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => k !== key));

@@ -27,13 +27,17 @@ test("phone width: the watch list and form stay usable", async ({ page }) => {
   await page.goto("/dashboard/new");
   await page.getByRole("button", { name: "Create watch" }).scrollIntoViewIfNeeded();
   await expect(page.getByRole("button", { name: "Create watch" })).toBeInViewport();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await screenshot(page, "watch-new-phone");
 });
 
 test("every other page renders without serious accessibility violations", async ({ page, request }) => {
-  const task = await (await request.post("/api/v1/tasks", { data: { search_query: "Pages tour", state: "paused" } })).json();
+  const task = await (
+    await request.post("/api/v1/tasks", { data: { search_query: "Pages tour", state: "paused" } })
+  ).json();
   const username = await testUsername(request);
   expect(username).toBeTruthy();
   expect((await request.patch(`/api/v1/tasks/${task.id}/visibility`, { data: { is_public: true } })).ok()).toBe(true);

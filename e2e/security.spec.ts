@@ -14,7 +14,9 @@ async function guard(page: Page) {
   });
   await page.addInitScript(() => {
     const seen: string[] = ((window as unknown as { __violations: string[] }).__violations = []);
-    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   return {
     dialogs,
@@ -24,11 +26,15 @@ async function guard(page: Page) {
 
 /** The page's own scripts ran: the Next.js runtime is up and React hydrated. */
 async function expectHydrated(page: Page) {
-  await page.waitForFunction(() => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string");
+  await page.waitForFunction(
+    () => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string",
+  );
 }
 
 test("an attacker's answer on a public page runs nothing", async ({ page, request }) => {
-  const created = await request.post("/api/v1/tasks", { data: { search_query: "hostile page watch", run_immediately: true } });
+  const created = await request.post("/api/v1/tasks", {
+    data: { search_query: "hostile page watch", run_immediately: true },
+  });
   const task = await created.json();
   await checksDone(request, task.id);
   await publish(request, task.id);
@@ -51,7 +57,10 @@ test("an attacker's answer on a public page runs nothing", async ({ page, reques
 
   // Were markup ever to get through, the policy stops its handlers and inline scripts.
   await page.evaluate(() => {
-    document.body.insertAdjacentHTML("beforeend", '<img src="/nope.png" onerror="alert(8)"><a id="x" href="javascript:alert(9)">x</a>');
+    document.body.insertAdjacentHTML(
+      "beforeend",
+      '<img src="/nope.png" onerror="alert(8)"><a id="x" href="javascript:alert(9)">x</a>',
+    );
     const script = document.createElement("div");
     script.innerHTML = "<iframe srcdoc='<script>parent.alert(10)</script>'></iframe>";
     document.body.append(script);
@@ -64,7 +73,15 @@ test("an attacker's answer on a public page runs nothing", async ({ page, reques
 test("the main pages and the API docs run their own scripts under the policy", async ({ page, request }) => {
   const username = await testUsername(request);
   const { dialogs, violations } = await guard(page);
-  for (const path of ["/", "/explore", `/u/${username}`, "/dashboard", "/dashboard/new", "/dashboard/notifications", "/dashboard/settings"]) {
+  for (const path of [
+    "/",
+    "/explore",
+    `/u/${username}`,
+    "/dashboard",
+    "/dashboard/new",
+    "/dashboard/notifications",
+    "/dashboard/settings",
+  ]) {
     await page.goto(path);
     await expectHydrated(page);
     expect(await violations(), path).toEqual([]);
@@ -82,20 +99,26 @@ test("the main pages and the API docs run their own scripts under the policy", a
   expect(dialogs).toEqual([]);
 });
 
-clerkTest("with Clerk: the dashboard and sign-in pages may load Clerk's browser SDK, with no violation", async ({ page }) => {
-  const { violations } = await guard(page);
-  // The policy allows it (a blocked script is never requested); the fixtures then fail it, offline.
-  const clerkScript = () => page.waitForRequest((r) => r.url().startsWith("https://example.clerk.accounts.dev/") && r.url().endsWith("/clerk.browser.js"));
-  let requested = clerkScript();
-  await page.goto("/dashboard");
-  await requested;
-  await expect(page.getByRole("heading", { name: "Your watches" })).toBeVisible();
-  await expectHydrated(page);
-  expect(await violations()).toEqual([]);
-  await page.context().clearCookies();
-  requested = clerkScript();
-  await page.goto("/sign-in");
-  await requested;
-  await expectHydrated(page);
-  expect(await violations()).toEqual([]);
-});
+clerkTest(
+  "with Clerk: the dashboard and sign-in pages may load Clerk's browser SDK, with no violation",
+  async ({ page }) => {
+    const { violations } = await guard(page);
+    // The policy allows it (a blocked script is never requested); the fixtures then fail it, offline.
+    const clerkScript = () =>
+      page.waitForRequest(
+        (r) => r.url().startsWith("https://example.clerk.accounts.dev/") && r.url().endsWith("/clerk.browser.js"),
+      );
+    let requested = clerkScript();
+    await page.goto("/dashboard");
+    await requested;
+    await expect(page.getByRole("heading", { name: "Your watches" })).toBeVisible();
+    await expectHydrated(page);
+    expect(await violations()).toEqual([]);
+    await page.context().clearCookies();
+    requested = clerkScript();
+    await page.goto("/sign-in");
+    await requested;
+    await expectHydrated(page);
+    expect(await violations()).toEqual([]);
+  },
+);

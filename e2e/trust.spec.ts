@@ -3,8 +3,15 @@ import { checksDone, expect, expectAccessible, noauthTest as test, publish, rece
 
 const unique = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-test("a finding held by the watch's bounds says why; a retracted finding is marked on the dashboard and the public page", async ({ page, request }) => {
-  const held = await (await request.post("/api/v1/tasks", { data: { search_query: unique("held finding"), min_sources: 2, run_immediately: true } })).json();
+test("a finding held by the watch's bounds says why; a retracted finding is marked on the dashboard and the public page", async ({
+  page,
+  request,
+}) => {
+  const held = await (
+    await request.post("/api/v1/tasks", {
+      data: { search_query: unique("held finding"), min_sources: 2, run_immediately: true },
+    })
+  ).json();
   await checksDone(request, held.id, 1);
   await page.goto(`/dashboard/w/${held.id}`);
   await expect(page.getByTestId("held").first()).toHaveText("held: 1 independent source, 2 required");
@@ -12,7 +19,9 @@ test("a finding held by the watch's bounds says why; a retracted finding is mark
   await expectAccessible(page);
 
   const query = unique("withdrawn announcement");
-  const watch = await (await request.post("/api/v1/tasks", { data: { search_query: query, name: query, run_immediately: true } })).json();
+  const watch = await (
+    await request.post("/api/v1/tasks", { data: { search_query: query, name: query, run_immediately: true } })
+  ).json();
   await checksDone(request, watch.id, 1);
   await publish(request, watch.id);
   expect((await request.post(`/api/v1/tasks/${watch.id}/execute`)).ok()).toBe(true);
@@ -31,7 +40,14 @@ test("a finding held by the watch's bounds says why; a retracted finding is mark
 test("a delivered webhook is redelivered from the send history as a new attempt", async ({ page, request }) => {
   const name = unique("replayed webhook");
   const watch = await (
-    await request.post("/api/v1/tasks", { data: { search_query: name, name, run_immediately: true, notifications: [{ type: "webhook", url: `${receiverUrl()}/redeliver` }] } })
+    await request.post("/api/v1/tasks", {
+      data: {
+        search_query: name,
+        name,
+        run_immediately: true,
+        notifications: [{ type: "webhook", url: `${receiverUrl()}/redeliver` }],
+      },
+    })
   ).json();
   await checksDone(request, watch.id, 1);
   await page.goto(`/dashboard/notifications?task_id=${watch.id}`);

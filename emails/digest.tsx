@@ -3,10 +3,23 @@ import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text 
 import { renderMarkdown } from "../server/render/markdown";
 
 /** One watch's findings of the day; `at` is already written in the reader's time zone. */
-export type DigestGroup = { watchName: string; watchUrl: string; items: { title: string; answer: string; at: string; retraction: boolean }[] };
+export type DigestGroup = {
+  watchName: string;
+  watchUrl: string;
+  items: { title: string; answer: string; at: string; retraction: boolean }[];
+};
 
-const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
-const card = { backgroundColor: "#ffffff", borderRadius: "8px", margin: "24px auto", maxWidth: "560px", padding: "24px" };
+const page = {
+  backgroundColor: "#f6f7f9",
+  fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif",
+};
+const card = {
+  backgroundColor: "#ffffff",
+  borderRadius: "8px",
+  margin: "24px auto",
+  maxWidth: "560px",
+  padding: "24px",
+};
 const muted = { color: "#5b6270", fontSize: "13px" };
 
 export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsUrl: string }) {
@@ -33,14 +46,18 @@ export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsU
                     {item.title}
                   </Heading>
                   {/* The same sanitizing renderer as the pages. */}
-                  <div style={{ fontSize: "14px", lineHeight: "22px" }} dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }} />
+                  <div
+                    style={{ fontSize: "14px", lineHeight: "22px" }}
+                    dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }}
+                  />
                 </Section>
               ))}
               <Hr />
             </Section>
           ))}
           <Text style={muted}>
-            You get one digest a day instead of an email per finding. <Link href={p.settingsUrl}>Change this in Settings</Link>.
+            You get one digest a day instead of an email per finding.{" "}
+            <Link href={p.settingsUrl}>Change this in Settings</Link>.
           </Text>
         </Container>
       </Body>

@@ -15,8 +15,17 @@ export type WatchNotificationProps = {
   whose?: string;
 };
 
-const page = { backgroundColor: "#f6f7f9", fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" };
-const card = { backgroundColor: "#ffffff", borderRadius: "8px", margin: "24px auto", maxWidth: "560px", padding: "24px" };
+const page = {
+  backgroundColor: "#f6f7f9",
+  fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif",
+};
+const card = {
+  backgroundColor: "#ffffff",
+  borderRadius: "8px",
+  margin: "24px auto",
+  maxWidth: "560px",
+  padding: "24px",
+};
 const muted = { color: "#5b6270", fontSize: "13px" };
 const answer = { fontSize: "14px", lineHeight: "24px" };
 
@@ -27,7 +36,9 @@ export function WatchNotification(p: WatchNotificationProps) {
       <Preview>{p.title}</Preview>
       <Body style={page}>
         <Container style={card}>
-          <Text style={muted}>{p.whose ?? "Your watch"} “{p.watchName}”</Text>
+          <Text style={muted}>
+            {p.whose ?? "Your watch"} “{p.watchName}”
+          </Text>
           <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
             {p.title}
           </Heading>
@@ -46,7 +57,13 @@ export function WatchNotification(p: WatchNotificationProps) {
                 const href = sourceHref(s.url);
                 return (
                   <Text key={s.url} style={{ margin: "4px 0" }}>
-                    {href ? <Link href={href} rel={USER_CONTENT_REL}>{s.title || s.url}</Link> : s.title || s.url}
+                    {href ? (
+                      <Link href={href} rel={USER_CONTENT_REL}>
+                        {s.title || s.url}
+                      </Link>
+                    ) : (
+                      s.title || s.url
+                    )}
                   </Text>
                 );
               })}
@@ -73,7 +90,8 @@ export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
             Confirm your address
           </Heading>
           <Text>
-            Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you confirm.
+            Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you
+            confirm.
           </Text>
           <Text>
             <Link href={p.verifyUrl}>Confirm this address</Link>
@@ -96,8 +114,8 @@ export function ConfirmFollow(p: { confirmUrl: string; watchName: string; watchU
             Follow “{p.watchName}”?
           </Heading>
           <Text>
-            Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing is sent until you
-            confirm; every email has a link to stop.
+            Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing
+            is sent until you confirm; every email has a link to stop.
           </Text>
           <Text>
             <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>

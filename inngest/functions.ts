@@ -4,7 +4,16 @@
  * the embedded driver.
  */
 import { env } from "../server/env";
-import { digestRun, emailDelivery, flowControl, followUpId, retentionRun, watchRun, webhookDelivery, type WorkflowStep } from "../server/runs/workflow";
+import {
+  digestRun,
+  emailDelivery,
+  flowControl,
+  followUpId,
+  retentionRun,
+  watchRun,
+  webhookDelivery,
+  type WorkflowStep,
+} from "../server/runs/workflow";
 import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 
@@ -21,7 +30,10 @@ const adapt = (step: InngestStep): WorkflowStep => ({
 });
 
 const { agentRuns, perUser } = flowControl();
-const runConcurrency: [{ limit: number }, { key: string; limit: number }] = [{ limit: agentRuns }, { key: "event.data.userId", limit: perUser }];
+const runConcurrency: [{ limit: number }, { key: string; limit: number }] = [
+  { limit: agentRuns },
+  { key: "event.data.userId", limit: perUser },
+];
 
 export const scheduledRun = inngest.createFunction(
   {
@@ -70,7 +82,9 @@ export const dailyDigest = inngest.createFunction(
   {
     id: "watch-daily-digest",
     triggers: [{ event: events.digestArmed }],
-    cancelOn: [{ event: events.digestDisarmed, if: "async.data.userId == event.data.userId && async.data.at == event.data.at" }],
+    cancelOn: [
+      { event: events.digestDisarmed, if: "async.data.userId == event.data.userId && async.data.at == event.data.at" },
+    ],
   },
   async ({ event, step }) => {
     const { userId, at } = event.data as { userId: string; at: string };
@@ -80,10 +94,20 @@ export const dailyDigest = inngest.createFunction(
 );
 
 /** Inngest keeps its own run history (per its plan's retention): only the service's tables are trimmed. */
-export const dailyRetention = inngest.createFunction({ id: "watch-daily-retention", triggers: [{ event: events.retentionArmed }] }, async ({ event, step }) => {
-  const { at } = event.data as { at: string };
-  await step.sleepUntil("wait-retention", new Date(Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS));
-  return retentionRun(adapt(step as unknown as InngestStep), at);
-});
+export const dailyRetention = inngest.createFunction(
+  { id: "watch-daily-retention", triggers: [{ event: events.retentionArmed }] },
+  async ({ event, step }) => {
+    const { at } = event.data as { at: string };
+    await step.sleepUntil("wait-retention", new Date(Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS));
+    return retentionRun(adapt(step as unknown as InngestStep), at);
+  },
+);
 
-export const functions = [scheduledRun, requestedRun, webhookDeliveryRun, emailDeliveryRun, dailyDigest, dailyRetention];
+export const functions = [
+  scheduledRun,
+  requestedRun,
+  webhookDeliveryRun,
+  emailDeliveryRun,
+  dailyDigest,
+  dailyRetention,
+];

@@ -13,7 +13,9 @@ import { pgliteExtensions } from "../server/db/index.ts";
 const extensions = await pgliteExtensions();
 /** PGlite's adapter, with a shadow database (where diffs replay the migrations) that loads the same extensions. */
 const pgliteAdapter = (db: PGlite) =>
-  Object.assign(new PrismaPGlite(db), { connectToShadowDb: () => new PrismaPGlite(new PGlite({ extensions })).connect() });
+  Object.assign(new PrismaPGlite(db), {
+    connectToShadowDb: () => new PrismaPGlite(new PGlite({ extensions })).connect(),
+  });
 
 const [cmd, name = "migration"] = process.argv.slice(2);
 
@@ -46,7 +48,10 @@ async function main() {
       } else console.log("migrations are up to date with schema.prisma");
     } else if (cmd === "create") {
       if (!sql) return void console.log("no changes");
-      const dir = path.join(projectPaths().migrationsDir, `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}_${name}`);
+      const dir = path.join(
+        projectPaths().migrationsDir,
+        `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}_${name}`,
+      );
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, "migration.sql"), sql);
       console.log("created", path.relative(process.cwd(), dir));

@@ -99,9 +99,15 @@ function isCrossSiteWrite(req) {
 
 function noauthRefusal(req) {
   if (!isLoopbackHost(req.headers.host))
-    return [421, "SERVICE_NOAUTH=1 answers only requests addressed to this machine (Host localhost, 127.0.0.1 or [::1])"];
+    return [
+      421,
+      "SERVICE_NOAUTH=1 answers only requests addressed to this machine (Host localhost, 127.0.0.1 or [::1])",
+    ];
   if (isCrossSiteWrite(req))
-    return [403, "Cross-site request refused: with SERVICE_NOAUTH=1 only this server's own pages and non-browser clients may write"];
+    return [
+      403,
+      "Cross-site request refused: with SERVICE_NOAUTH=1 only this server's own pages and non-browser clients may write",
+    ];
   return null;
 }
 
@@ -145,11 +151,16 @@ function setSecurityHeaders(res) {
 export function createFront({ handle, upgrade, noauth, trustProxy }) {
   /** @param {HeldBodyRequest} req */
   async function onRequest(req, res, expectsContinue = false) {
-    req.headers["x-watch-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy);
+    req.headers["x-watch-client-ip"] = clientAddress(
+      req.socket.remoteAddress,
+      req.headers["x-forwarded-for"],
+      trustProxy,
+    );
     setSecurityHeaders(res);
     const refusal = noauth ? noauthRefusal(req) : null;
     if (refusal) return refuse(req, res, ...refusal);
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return refuse(req, res, 413, "Request body too large");
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES)
+      return refuse(req, res, 413, "Request body too large");
     if (expectsContinue) res.writeContinue();
     const outcome = await req.bodyReceived();
     if (outcome === "aborted") return;
@@ -164,7 +175,11 @@ export function createFront({ handle, upgrade, noauth, trustProxy }) {
   const upgraded = new Set();
   server.on("upgrade", (req, socket, head) => {
     if (!upgrade || (noauth && !isLoopbackHost(req.headers.host))) return void socket.destroy();
-    req.headers["x-watch-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustProxy);
+    req.headers["x-watch-client-ip"] = clientAddress(
+      req.socket.remoteAddress,
+      req.headers["x-forwarded-for"],
+      trustProxy,
+    );
     upgraded.add(socket);
     socket.once("close", () => upgraded.delete(socket));
     upgrade(req, socket, head);

@@ -29,7 +29,9 @@ const noauth = process.env.SERVICE_NOAUTH === "1" || process.env.SERVICE_NOAUTH 
 
 if (!dev && (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.includes("--build"))) {
   console.log("No production build found: running `next build` first (once).");
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" });
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -32,7 +32,8 @@ export class DomainError extends Error {
   }
 }
 
-export const isDomainError = (e: unknown, code?: ErrorCode): e is DomainError => e instanceof DomainError && (!code || e.code === code);
+export const isDomainError = (e: unknown, code?: ErrorCode): e is DomainError =>
+  e instanceof DomainError && (!code || e.code === code);
 
 export const notFound = (what = "Task") => new DomainError("not_found", `${what} not found`);
 

@@ -6,7 +6,9 @@ const DATABASE_CHECK_TIMEOUT_MS = 3000;
 
 export async function serviceHealth() {
   const check = database().pool.query("SELECT 1");
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 3 s")), DATABASE_CHECK_TIMEOUT_MS).unref());
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("no answer within 3 s")), DATABASE_CHECK_TIMEOUT_MS).unref(),
+  );
   const databaseStatus = await Promise.race([check, timeout]).then(
     () => "ok",
     (e: unknown) => {
@@ -15,10 +17,12 @@ export async function serviceHealth() {
       return "unreachable";
     },
   );
-  const schedulerStatus = await scheduler().health().catch((e: unknown) => {
-    console.error("health: scheduler check failed:", e);
-    return "error";
-  });
+  const schedulerStatus = await scheduler()
+    .health()
+    .catch((e: unknown) => {
+      console.error("health: scheduler check failed:", e);
+      return "error";
+    });
   const ok = databaseStatus === "ok" && schedulerStatus.startsWith("ok");
   return { status: ok ? ("ok" as const) : ("degraded" as const), database: databaseStatus, scheduler: schedulerStatus };
 }

@@ -48,7 +48,9 @@ async function start() {
   await driver.scheduler.armRetention(nextRetentionAt(now()));
   g.__watchStopDriver = driver.stop;
   if (env.SERVICE_NOAUTH)
-    console.warn("⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.");
+    console.warn(
+      "⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.",
+    );
   const modelProblem = agentConfigProblem();
   if (modelProblem) console.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
   if (db.embedded) await hintPostgresPastEmbeddedLimit();
@@ -63,7 +65,9 @@ const EMBEDDED_WATCH_LIMIT = 10_000;
 export async function hintPostgresPastEmbeddedLimit() {
   const n = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`, []))[0]?.n ?? 0;
   if (n > EMBEDDED_WATCH_LIMIT)
-    console.warn(`ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (README "Scale").`);
+    console.warn(
+      `ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (README "Scale").`,
+    );
 }
 
 /** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests have finished. */

@@ -24,7 +24,10 @@ export function nextRetentionAt(from: Date) {
 async function inBatches(table: string, select: string, cutoff: Date, batchSize: number) {
   let total = 0;
   for (;;) {
-    const deleted = await sql<{ id: string }>(`DELETE FROM ${table} WHERE id IN (${select}) RETURNING id`, [cutoff, batchSize]);
+    const deleted = await sql<{ id: string }>(`DELETE FROM ${table} WHERE id IN (${select}) RETURNING id`, [
+      cutoff,
+      batchSize,
+    ]);
     total += deleted.length;
     if (deleted.length < batchSize) return total;
   }

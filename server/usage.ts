@@ -38,7 +38,12 @@ export async function firstRefusalThisPeriod(query: Query, userId: string, at: D
   return marked.length > 0;
 }
 
-export async function addTokens(query: Query, userId: string, at: Date, usage: { input_tokens: number; output_tokens: number }) {
+export async function addTokens(
+  query: Query,
+  userId: string,
+  at: Date,
+  usage: { input_tokens: number; output_tokens: number },
+) {
   await query(
     `INSERT INTO usage_periods (user_id, period_start, input_tokens, output_tokens) VALUES ($1, $2::date, $3, $4)
      ON CONFLICT (user_id, period_start) DO UPDATE
@@ -84,10 +89,10 @@ export async function usageByTask(userId: string, limit: number, at = new Date()
 
 /** 403 with the budget text when the user has no run left this period (Run now; a preview). */
 export async function assertRunBudget(userId: string, at = new Date()) {
-  const [row] = await sql<{ runs: number }>(`SELECT runs FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`, [
-    userId,
-    isoDate(periodOf(at).start),
-  ]);
+  const [row] = await sql<{ runs: number }>(
+    `SELECT runs FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`,
+    [userId, isoDate(periodOf(at).start)],
+  );
   if ((row?.runs ?? 0) >= env.RUNS_PER_USER_PER_MONTH) throw new DomainError("forbidden", budgetExhausted(at));
 }
 
@@ -100,6 +105,9 @@ export const activeTaskLimitReached = () =>
  */
 export async function assertActiveAllowance(query: Query, userId: string) {
   await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
-  const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`, [userId]);
+  const [row] = await query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`,
+    [userId],
+  );
   if (row!.n >= env.MAX_ACTIVE_TASKS_PER_USER) throw new DomainError("forbidden", activeTaskLimitReached());
 }

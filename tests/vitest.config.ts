@@ -15,7 +15,11 @@ export default defineConfig({
     projects: [
       { ...shared, extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root } },
       // Black-box tests against one built server started by the global setup.
-      { ...shared, extends: true, test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] } },
+      {
+        ...shared,
+        extends: true,
+        test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] },
+      },
     ],
   },
 });

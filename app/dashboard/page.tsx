@@ -21,7 +21,9 @@ const FILTERS = [
 ] as const;
 
 export default async function Watches({ searchParams }: { searchParams: Promise<{ state?: string }> }) {
-  const state = TaskStateSchema.optional().catch(undefined).parse((await searchParams).state);
+  const state = TaskStateSchema.optional()
+    .catch(undefined)
+    .parse((await searchParams).state);
   const [user, tasks] = await Promise.all([viewer(), serverCaller().then((c) => c.tasks.list({ state }))]);
   return (
     <main className="wide">
@@ -38,11 +40,17 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
       ) : null}
       <div className="title-row">
         <h1>Your watches</h1>
-        <Link className="button" href="/dashboard/new">New watch</Link>
+        <Link className="button" href="/dashboard/new">
+          New watch
+        </Link>
       </div>
       <nav className="filters" aria-label="Filter by state">
         {FILTERS.map((f) => (
-          <Link key={f.label} href={f.state ? `/dashboard?state=${f.state}` : "/dashboard"} aria-current={state === f.state ? "page" : undefined}>
+          <Link
+            key={f.label}
+            href={f.state ? `/dashboard?state=${f.state}` : "/dashboard"}
+            aria-current={state === f.state ? "page" : undefined}
+          >
             {f.label}
           </Link>
         ))}
@@ -51,7 +59,13 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
         <table className="watches">
           <caption className="sr-only">Your watches</caption>
           <thead>
-            <tr><th scope="col">Watch</th><th scope="col">State</th><th scope="col">Last result</th><th scope="col">Last checked</th><th scope="col">Next check</th></tr>
+            <tr>
+              <th scope="col">Watch</th>
+              <th scope="col">State</th>
+              <th scope="col">Last result</th>
+              <th scope="col">Last checked</th>
+              <th scope="col">Next check</th>
+            </tr>
           </thead>
           <tbody>
             {tasks.map((t) => {
@@ -62,9 +76,15 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
                     <Link href={`/dashboard/w/${t.id}`}>{t.name}</Link>
                     <div className="muted small">{t.search_query}</div>
                   </td>
-                  <td><span className={`badge state-${t.state}`}>{t.state}</span></td>
-                  <td><span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span></td>
-                  <td><Time iso={t.last_execution?.completed_at ?? t.last_execution?.started_at} /></td>
+                  <td>
+                    <span className={`badge state-${t.state}`}>{t.state}</span>
+                  </td>
+                  <td>
+                    <span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span>
+                  </td>
+                  <td>
+                    <Time iso={t.last_execution?.completed_at ?? t.last_execution?.started_at} />
+                  </td>
                   <td>{t.state === "active" ? <Time iso={t.next_run} /> : "—"}</td>
                 </tr>
               );
@@ -77,8 +97,8 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
         <section className="card empty" aria-labelledby="empty-title">
           <h2 id="empty-title">Start your first watch</h2>
           <p>
-            Describe something you are waiting for. The agent checks the web as often as it needs to and tells you when it
-            happens. Start from an example:
+            Describe something you are waiting for. The agent checks the web as often as it needs to and tells you when
+            it happens. Start from an example:
           </p>
           <ul className="examples">
             {EXAMPLES.map((e) => (
@@ -94,4 +114,3 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
     </main>
   );
 }
-

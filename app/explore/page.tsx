@@ -8,7 +8,11 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explore public watches" };
 const PAGE = 20;
 
-export default async function Explore({ searchParams }: { searchParams: Promise<{ q?: string; sort?: string; page?: string }> }) {
+export default async function Explore({
+  searchParams,
+}: {
+  searchParams: Promise<{ q?: string; sort?: string; page?: string }>;
+}) {
   const params = await searchParams;
   const sort = params.sort === "popular" ? "popular" : "recent";
   const page = Math.max(1, Number(params.page) || 1);
@@ -34,7 +38,9 @@ export default async function Explore({ searchParams }: { searchParams: Promise<
         </label>
         <button type="submit">Search</button>
       </form>
-      <p className="muted">{total} public watch{total === 1 ? "" : "es"}</p>
+      <p className="muted">
+        {total} public watch{total === 1 ? "" : "es"}
+      </p>
       {tasks.length ? tasks.map((t) => <WatchCard key={t.id} task={t} />) : <p>No public watches match.</p>}
       <nav className="pager" aria-label="Pages">
         {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}

@@ -11,7 +11,12 @@ export default async function UnsubscribePage({ searchParams }: { searchParams: 
       {token ? (
         <>
           <p>You will get no more emails or webhooks from this watch.</p>
-          <LinkAction endpoint="/api/v1/public/follows/unsubscribe" body={{ token }} label="Unsubscribe" doneText="Done: you no longer follow this watch." />
+          <LinkAction
+            endpoint="/api/v1/public/follows/unsubscribe"
+            body={{ token }}
+            label="Unsubscribe"
+            doneText="Done: you no longer follow this watch."
+          />
         </>
       ) : (
         <p className="notice">This link is incomplete. Open the link from the email again.</p>

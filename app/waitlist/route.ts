@@ -4,16 +4,21 @@ import { isDomainError } from "@/server/errors";
 import { route } from "@/server/http/route";
 import { joinWaitlist } from "@/server/public/service";
 
-const back = (req: Request, params: Record<string, string>) => Response.redirect(new URL(`/?${new URLSearchParams(params)}`, req.url), 303);
+const back = (req: Request, params: Record<string, string>) =>
+  Response.redirect(new URL(`/?${new URLSearchParams(params)}`, req.url), 303);
 
-export const POST = route({ bucket: "waitlist", limited: (req, message) => back(req, { error: message }) }, async (req) => {
-  const email = String((await req.formData().catch(() => null))?.get("email") ?? "");
-  if (!z.email({ pattern: z.regexes.html5Email }).safeParse(email).success) return back(req, { error: "Please enter a valid email address." });
-  try {
-    const { position } = await joinWaitlist(email);
-    return back(req, { joined: String(position) });
-  } catch (e) {
-    if (isDomainError(e, "conflict")) return back(req, { error: "This email is already on the waitlist." });
-    throw e;
-  }
-});
+export const POST = route(
+  { bucket: "waitlist", limited: (req, message) => back(req, { error: message }) },
+  async (req) => {
+    const email = String((await req.formData().catch(() => null))?.get("email") ?? "");
+    if (!z.email({ pattern: z.regexes.html5Email }).safeParse(email).success)
+      return back(req, { error: "Please enter a valid email address." });
+    try {
+      const { position } = await joinWaitlist(email);
+      return back(req, { joined: String(position) });
+    } catch (e) {
+      if (isDomainError(e, "conflict")) return back(req, { error: "This email is already on the waitlist." });
+      throw e;
+    }
+  },
+);

@@ -46,37 +46,54 @@ const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 const { key, lookupId, keyPrefix } = generateApiKey();
 const userId = (
-  await db.query(`INSERT INTO users (id, clerk_user_id, email, role) VALUES (gen_random_uuid(), 'user_bench', 'bench@example.com', 'developer') RETURNING id`)
+  await db.query(
+    `INSERT INTO users (id, clerk_user_id, email, role) VALUES (gen_random_uuid(), 'user_bench', 'bench@example.com', 'developer') RETURNING id`,
+  )
 ).rows[0].id;
-await db.query(`INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`, [
-  userId,
-  lookupId,
-  await bcrypt.hash(key, 10),
-  keyPrefix,
-]);
+await db.query(
+  `INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`,
+  [userId, lookupId, await bcrypt.hash(key, 10), keyPrefix],
+);
 for (let i = 0; i < 50; i++) {
   const t = await db.query(
     `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run)
      VALUES (gen_random_uuid(), $1, $2, $3, $3, 'paused', NULL) RETURNING id`,
     [userId, `Watch ${i}`, `query number ${i} about something worth watching`],
   );
-  await db.query(`INSERT INTO task_notifications (id, task_id, type, address) VALUES (gen_random_uuid(), $1, 'email', 'bench@example.com')`, [t.rows[0].id]);
+  await db.query(
+    `INSERT INTO task_notifications (id, task_id, type, address) VALUES (gen_random_uuid(), $1, 'email', 'bench@example.com')`,
+    [t.rows[0].id],
+  );
 }
 const oneTask = (await db.query(`SELECT id FROM tasks LIMIT 1`)).rows[0].id as string;
 
 const floorDir = path.join(root, "scripts/bench/next-floor");
 // webpack: Turbopack would take the repository root (with the product's instrumentation) as the floor's root.
 if (!fs.existsSync(path.join(floorDir, ".next/BUILD_ID")))
-  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build", "--webpack"], { cwd: floorDir, stdio: "inherit" });
+  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build", "--webpack"], {
+    cwd: floorDir,
+    stdio: "inherit",
+  });
 if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
-  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+  spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+  });
 
 type Server = { name: string; port: number; child: ChildProcess; prefix: string };
 async function start(name: string, args: string[], port: number, prefix: string, cwd = root): Promise<Server> {
   const child = spawn(process.execPath, [...benchNodeArgs, ...args], {
     cwd,
     // The write limit (60/min per user) would turn the POST run into a 429 benchmark.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOSTNAME: "127.0.0.1", NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_USER_PER_MIN: "100000000" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_USER_PER_MIN: "100000000",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -87,9 +104,16 @@ async function start(name: string, args: string[], port: number, prefix: string,
 
 const wanted = (id: string) => !ONLY || ONLY.includes(id);
 const servers = [
-  wanted("node") && (await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks")),
+  wanted("node") &&
+    (await start("node:http + pg", [path.join(root, "scripts/bench/node-floor.mjs")], 18101, "/api/v1/tasks")),
   wanted("next") &&
-    (await start("Next.js route", [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"], 18102, "/api/tasks", floorDir)),
+    (await start(
+      "Next.js route",
+      [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", "18102", "-H", "127.0.0.1"],
+      18102,
+      "/api/tasks",
+      floorDir,
+    )),
   wanted("watch") && (await start("Watch", productArgs, 18103, "/api/v1/tasks")),
 ].filter((s): s is Server => !!s);
 
@@ -111,7 +135,10 @@ for (let round = 1; round <= ROUNDS; round++) {
           duration,
           method: ep.method,
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body: ep.method === "POST" ? JSON.stringify({ name: "bench-post", search_query: "benchmark watch", state: "paused" }) : undefined,
+          body:
+            ep.method === "POST"
+              ? JSON.stringify({ name: "bench-post", search_query: "benchmark watch", state: "paused" })
+              : undefined,
         });
       // Unmeasured warm-up: lazily loaded route code, JIT, the first (bcrypt) check of the key.
       if (round === 1) await load(WARMUP_SECONDS);
@@ -129,9 +156,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-const rss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rss = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-console.log(`\n\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, 50 watches, PostgreSQL\n`);
+console.log(
+  `\n\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, 50 watches, PostgreSQL\n`,
+);
 console.log("| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js |");
 console.log("|---|---|---:|---:|---:|---:|---:|");
 for (const ep of endpoints) {

@@ -31,7 +31,8 @@ export function createFloor(databaseUrl) {
         )
       ).rows,
     get: async (userId, id) =>
-      (await pool.query(`SELECT * FROM tasks WHERE id = $1 AND (user_id = $2 OR is_public)`, [id, userId])).rows[0] ?? null,
+      (await pool.query(`SELECT * FROM tasks WHERE id = $1 AND (user_id = $2 OR is_public)`, [id, userId])).rows[0] ??
+      null,
     create: async (userId, body) =>
       (
         await pool.query(

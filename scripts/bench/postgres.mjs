@@ -32,12 +32,24 @@ export async function throwawayPostgres() {
   const asPostgres = (args) => execFileSync("runuser", ["-u", "postgres", "--", ...args], { stdio: "ignore" });
   asPostgres([`${bin}/initdb`, "-D", dir, "-A", "trust", "-U", "postgres", "--no-sync"]);
   const start = () =>
-    asPostgres([`${bin}/pg_ctl`, "-D", dir, "-l", `${dir}/log`, "-w", "-o",
-      `-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, "start"]);
+    asPostgres([
+      `${bin}/pg_ctl`,
+      "-D",
+      dir,
+      "-l",
+      `${dir}/log`,
+      "-w",
+      "-o",
+      `-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      "start",
+    ]);
   start();
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     start,
-    stop: () => spawnSync("runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, "-D", dir, "-m", "fast", "-w", "stop"], { stdio: "ignore" }),
+    stop: () =>
+      spawnSync("runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, "-D", dir, "-m", "fast", "-w", "stop"], {
+        stdio: "ignore",
+      }),
   };
 }

@@ -37,7 +37,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DAY_MS = 24 * 3_600_000;
 
 type Query = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
 const out: string[] = [];
@@ -45,7 +46,28 @@ const report = (line: string) => (out.push(line), console.log(line));
 
 // ---- seeding ---------------------------------------------------------------------------------------------------
 
-const WORDS = ["postgres", "release", "iphone", "launch", "rust", "edition", "kernel", "node", "python", "beta", "gpu", "price", "election", "stock", "court", "conference", "api", "security", "patch", "update"];
+const WORDS = [
+  "postgres",
+  "release",
+  "iphone",
+  "launch",
+  "rust",
+  "edition",
+  "kernel",
+  "node",
+  "python",
+  "beta",
+  "gpu",
+  "price",
+  "election",
+  "stock",
+  "court",
+  "conference",
+  "api",
+  "security",
+  "patch",
+  "update",
+];
 
 /**
  * `watches` watches for `watches / 100` users; user 0 owns min(1,000, watches / 10). Every 10th is active, its next
@@ -53,13 +75,21 @@ const WORDS = ["postgres", "release", "iphone", "launch", "rust", "edition", "ke
  * Every 5th (offset 1) is public. Ten executions per watch over 120 days, one in 20 a finding, and `bigWatch` more on
  * watch 0. Returns user 0's API key and id, and watch 0's id.
  */
-async function seed(q: Query, o: { watches: number; bigWatch: number; burst: number; burstAt: number; firstDue: number }) {
+async function seed(
+  q: Query,
+  o: { watches: number; bigWatch: number; burst: number; burstAt: number; firstDue: number },
+) {
   const users = Math.max(2, Math.floor(o.watches / 100));
   const big = Math.min(1000, Math.floor(o.watches / 10));
   const active = Math.ceil(o.watches / 10);
-  await q(`INSERT INTO users (id, clerk_user_id, email, username, role)
-           SELECT gen_random_uuid(), 'scale_' || lpad(g::text, 7, '0'), 'u' || g || '@example.com', 'u' || g, 'developer' FROM generate_series(0, $1::int - 1) g`, [users]);
-  await q(`CREATE TEMP TABLE su AS SELECT id, (row_number() OVER (ORDER BY clerk_user_id) - 1)::int AS n FROM users WHERE clerk_user_id LIKE 'scale_%'`);
+  await q(
+    `INSERT INTO users (id, clerk_user_id, email, username, role)
+           SELECT gen_random_uuid(), 'scale_' || lpad(g::text, 7, '0'), 'u' || g || '@example.com', 'u' || g, 'developer' FROM generate_series(0, $1::int - 1) g`,
+    [users],
+  );
+  await q(
+    `CREATE TEMP TABLE su AS SELECT id, (row_number() OVER (ORDER BY clerk_user_id) - 1)::int AS n FROM users WHERE clerk_user_id LIKE 'scale_%'`,
+  );
   const words = `(ARRAY['${WORDS.join("','")}'])`;
   // $1 burst, $2 burstAt (ms), $3 firstDue (ms), $4 active, $5 watches, $6 watches of user 0, $7 users
   await q(
@@ -89,11 +119,16 @@ async function seed(q: Query, o: { watches: number; bigWatch: number; burst: num
               LATERAL (SELECT now() - ((k * ${days} * 86400.0 / ${perWatch}) + s.n % 3600) * interval '1 second' AS at) t`);
   await insertExecutions("st s", "10", 120);
   await insertExecutions("(SELECT * FROM st WHERE n = 0) s", String(o.bigWatch), 100);
-  await q(`UPDATE tasks t SET last_execution_id = l.id FROM (SELECT DISTINCT ON (task_id) task_id, id FROM executions ORDER BY task_id, created_at DESC) l WHERE l.task_id = t.id`);
+  await q(
+    `UPDATE tasks t SET last_execution_id = l.id FROM (SELECT DISTINCT ON (task_id) task_id, id FROM executions ORDER BY task_id, created_at DESC) l WHERE l.task_id = t.id`,
+  );
   await q(`ANALYZE`);
   const { key, lookupId, keyPrefix } = generateApiKey();
   const owner = (await q(`SELECT id FROM su WHERE n = 0`)).rows[0].id;
-  await q(`INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`, [owner, lookupId, await bcrypt.hash(key, 10), keyPrefix]);
+  await q(
+    `INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`,
+    [owner, lookupId, await bcrypt.hash(key, 10), keyPrefix],
+  );
   const bigTask = (await q(`SELECT id FROM st WHERE n = 0`)).rows[0].id as string;
   await q(`DROP TABLE su`);
   await q(`DROP TABLE st`);
@@ -102,19 +137,21 @@ async function seed(q: Query, o: { watches: number; bigWatch: number; burst: num
 
 const dueIn = async (q: Query, minute: number) =>
   new Map<string, number>(
-    (await q(`SELECT id, next_run FROM tasks WHERE next_run >= to_timestamp($1::float8 / 1000.0) AND next_run < to_timestamp(($1::float8 + 60000) / 1000.0)`, [minute])).rows.map((r) => [
-      r.id,
-      new Date(r.next_run).getTime(),
-    ]),
+    (
+      await q(
+        `SELECT id, next_run FROM tasks WHERE next_run >= to_timestamp($1::float8 / 1000.0) AND next_run < to_timestamp(($1::float8 + 60000) / 1000.0)`,
+        [minute],
+      )
+    ).rows.map((r) => [r.id, new Date(r.next_run).getTime()]),
   );
 
 /** Moves the burst to the minute starting `leadMs` from now (seeding takes a while): returns its watches and times. */
 async function shiftBurst(q: Query, seededAt: number, leadMs: number) {
   const burstAt = Math.ceil((Date.now() + leadMs) / 60_000) * 60_000;
-  await q(`UPDATE tasks SET next_run = next_run + ($1::float8 * interval '1 millisecond') WHERE next_run >= to_timestamp($2::float8 / 1000.0) AND next_run < to_timestamp(($2::float8 + 60000) / 1000.0)`, [
-    burstAt - seededAt,
-    seededAt,
-  ]);
+  await q(
+    `UPDATE tasks SET next_run = next_run + ($1::float8 * interval '1 millisecond') WHERE next_run >= to_timestamp($2::float8 / 1000.0) AND next_run < to_timestamp(($2::float8 + 60000) / 1000.0)`,
+    [burstAt - seededAt, seededAt],
+  );
   return { burstAt, due: await dueIn(q, burstAt) };
 }
 
@@ -155,8 +192,15 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
 }
 
 /** The server's CPU time (user + system) in ms. */
-const cpuMs = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ").slice(11, 13).reduce((a, b) => a + Number(b), 0) * 10;
-const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+const cpuMs = (pid: number) =>
+  fs
+    .readFileSync(`/proc/${pid}/stat`, "utf8")
+    .split(") ")[1]!
+    .split(" ")
+    .slice(11, 13)
+    .reduce((a, b) => a + Number(b), 0) * 10;
+const peakRss = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
 async function idleCpu(s: Server, seconds = IDLE_SECONDS) {
   await sleep(5000);
@@ -173,7 +217,17 @@ async function latency(url: string, key: string) {
     connections: 8,
     duration: SECONDS,
     headers: { authorization: `Bearer ${key}` },
-    requests: [{ setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, "x-forwarded-for": `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}` } }) }],
+    requests: [
+      {
+        setupRequest: (req: any) => ({
+          ...req,
+          headers: {
+            ...req.headers,
+            "x-forwarded-for": `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`,
+          },
+        }),
+      },
+    ],
   });
   return { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.non2xx + r.errors };
 }
@@ -183,9 +237,18 @@ async function readLatencies(s: Server, key: string, bigTask: string, owned: num
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
   for (const [name, url] of [
     [`\`GET /api/v1/tasks\` (${owned.toLocaleString("en")} watches)`, `${base}/tasks`],
-    ["`GET /api/v1/public/tasks?q=kernel&sort=popular` (29 % of public watches match)", `${base}/public/tasks?q=kernel&sort=popular`],
-    ["`GET /api/v1/public/tasks?q=zeppelin&sort=popular` (no public watch matches)", `${base}/public/tasks?q=zeppelin&sort=popular`],
-    [`\`GET /api/v1/tasks/{id}/executions\` (of ${history.toLocaleString("en")})`, `${base}/tasks/${bigTask}/executions`],
+    [
+      "`GET /api/v1/public/tasks?q=kernel&sort=popular` (29 % of public watches match)",
+      `${base}/public/tasks?q=kernel&sort=popular`,
+    ],
+    [
+      "`GET /api/v1/public/tasks?q=zeppelin&sort=popular` (no public watch matches)",
+      `${base}/public/tasks?q=zeppelin&sort=popular`,
+    ],
+    [
+      `\`GET /api/v1/tasks/{id}/executions\` (of ${history.toLocaleString("en")})`,
+      `${base}/tasks/${bigTask}/executions`,
+    ],
   ] as const) {
     await latency(url, key); // warm-up
     rows.push([name, await latency(url, key)]);
@@ -199,12 +262,22 @@ async function burst(q: Query, due: Map<string, number>, since: Date) {
   const deadline = Math.max(...due.values()) + 180_000;
   let rows: { task_id: string; started_at: Date }[] = [];
   while (Date.now() < deadline) {
-    rows = (await q(`SELECT task_id, started_at FROM executions WHERE task_id = ANY($1::uuid[]) AND started_at > $2 AND status IN ('success', 'failed')`, [ids, since])).rows;
+    rows = (
+      await q(
+        `SELECT task_id, started_at FROM executions WHERE task_id = ANY($1::uuid[]) AND started_at > $2 AND status IN ('success', 'failed')`,
+        [ids, since],
+      )
+    ).rows;
     if (new Set(rows.map((r) => r.task_id)).size >= ids.length) break;
     await sleep(1000);
   }
   await sleep(3000); // a duplicate would show up now
-  rows = (await q(`SELECT task_id, started_at FROM executions WHERE task_id = ANY($1::uuid[]) AND started_at > $2`, [ids, since])).rows;
+  rows = (
+    await q(`SELECT task_id, started_at FROM executions WHERE task_id = ANY($1::uuid[]) AND started_at > $2`, [
+      ids,
+      since,
+    ])
+  ).rows;
   const runs = new Map<string, number>();
   for (const r of rows) runs.set(r.task_id, (runs.get(r.task_id) ?? 0) + 1);
   const once = ids.filter((id) => runs.get(id) === 1).length;
@@ -215,13 +288,23 @@ async function burst(q: Query, due: Map<string, number>, since: Date) {
 /** Time from POST (run_immediately) to the first execution `success` visible through the API. */
 async function timeToFirstAnswer(s: Server, key: string, n = 100) {
   const times: number[] = [];
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json", "x-forwarded-for": "10.255.0.1" };
+  const headers = {
+    authorization: `Bearer ${key}`,
+    "content-type": "application/json",
+    "x-forwarded-for": "10.255.0.1",
+  };
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${s.url}/api/v1/tasks`, { method: "POST", headers, body: JSON.stringify({ search_query: `first answer ${i}`, run_immediately: true }) });
+    const res = await fetch(`${s.url}/api/v1/tasks`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ search_query: `first answer ${i}`, run_immediately: true }),
+    });
     const { id } = (await res.json()) as { id: string };
     for (;;) {
-      const runs = (await (await fetch(`${s.url}/api/v1/tasks/${id}/executions?limit=1`, { headers })).json()) as { status: string }[];
+      const runs = (await (await fetch(`${s.url}/api/v1/tasks/${id}/executions?limit=1`, { headers })).json()) as {
+        status: string;
+      }[];
       if (runs[0]?.status === "success") break;
       if (performance.now() - t0 > 60_000) throw new Error(`no answer for ${id} after 60 s: ${JSON.stringify(runs)}`);
       await sleep(20);
@@ -238,13 +321,23 @@ async function sizes(q: Query) {
     executionRows: await n(`SELECT count(*) AS n FROM executions`),
     tasks: await n(`SELECT pg_total_relation_size('tasks') + pg_total_relation_size('task_notifications') AS n`),
     taskRows: await n(`SELECT count(*) AS n FROM tasks`),
-    engine: await n(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = 'dbos' AND c.relkind = 'r'`),
+    engine: await n(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = 'dbos' AND c.relkind = 'r'`,
+    ),
     workflows: await n(`SELECT count(*) AS n FROM dbos.workflow_status`),
   };
 }
 
 const modelNow = () =>
-  startModelStub(() => decisionFor({ condition_met: false, notify: false, notification: null, finding_key: null, next_run: new Date(Date.now() + DAY_MS).toISOString() }));
+  startModelStub(() =>
+    decisionFor({
+      condition_met: false,
+      notify: false,
+      notification: null,
+      finding_key: null,
+      next_run: new Date(Date.now() + DAY_MS).toISOString(),
+    }),
+  );
 
 // ---- phases ----------------------------------------------------------------------------------------------------
 
@@ -275,7 +368,13 @@ async function postgresPhase(cluster: { url: string }) {
   const q: Query = (text, values) => db.query(text, values);
   const seedStart = Date.now();
   const seedAt = Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000;
-  const seeded = await seed(q, { watches: WATCHES, bigWatch: 10_000, burst: Math.min(1000, WATCHES / 10), burstAt: seedAt, firstDue: seedAt + 60_000 });
+  const seeded = await seed(q, {
+    watches: WATCHES,
+    bigWatch: 10_000,
+    burst: Math.min(1000, WATCHES / 10),
+    burstAt: seedAt,
+    firstDue: seedAt + 60_000,
+  });
   const seedMs = Date.now() - seedStart;
   const seedEnd = new Date();
   // The server arms 10,000 watches at start: the burst minute comes after it is up.
@@ -314,18 +413,33 @@ async function postgresPhase(cluster: { url: string }) {
   const runsPerDay = WATCHES / 10; // each active watch checks once a day at the seeded cadence
   report(`\n### PostgreSQL, ${WATCHES.toLocaleString("en")} watches (seeded in ${(seedMs / 1000).toFixed(0)} s)\n`);
   report(`| measure | value | baseline / target |\n|---|---:|---:|`);
-  report(`| start-up (migrations, engine recovery, arming ${armed} active watches) | ${(s.startMs / 1000).toFixed(1)} s | ${(empty.startMs / 1000).toFixed(1)} s empty |`);
-  report(`| idle CPU over ${IDLE_SECONDS} s | ${idle.toFixed(1)} % of a core | ${idleEmpty.toFixed(1)} % empty (target: within 1 point) |`);
+  report(
+    `| start-up (migrations, engine recovery, arming ${armed} active watches) | ${(s.startMs / 1000).toFixed(1)} s | ${(empty.startMs / 1000).toFixed(1)} s empty |`,
+  );
+  report(
+    `| idle CPU over ${IDLE_SECONDS} s | ${idle.toFixed(1)} % of a core | ${idleEmpty.toFixed(1)} % empty (target: within 1 point) |`,
+  );
   report(`| burst: ${b.of} due in one minute, ran exactly once | ${b.once}/${b.of} | all |`);
   report(`| burst: start delay p50 / p99 | ${b.p50} / ${b.p99} ms | p99 < 5 s |`);
-  for (const [name, r] of reads) report(`| ${name}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s${r.errors ? `, ${r.errors} errors` : ""}) | p50 < 50 ms |`);
-  report(`| time to first answer (run_immediately → success in the API), p50 / p99 of 100 | ${ttfa.p50.toFixed(0)} / ${ttfa.p99.toFixed(0)} ms | |`);
+  for (const [name, r] of reads)
+    report(
+      `| ${name}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s${r.errors ? `, ${r.errors} errors` : ""}) | p50 < 50 ms |`,
+    );
+  report(
+    `| time to first answer (run_immediately → success in the API), p50 / p99 of 100 | ${ttfa.p50.toFixed(0)} / ${ttfa.p99.toFixed(0)} ms | |`,
+  );
   report(`| bytes per execution (table + indexes) | ${perExecution.toFixed(0)} B | |`);
   report(`| bytes per watch | ${perWatch.toFixed(0)} B | |`);
   report(`| engine bytes per run (workflow + steps; kept 7 days) | ${enginePerRun.toFixed(0)} B | |`);
-  report(`| growth per day at one check per active watch per day (${runsPerDay.toLocaleString("en")} runs): executions; engine, flat after 7 days | ${mb(runsPerDay * perExecution)}; ${mb(runsPerDay * enginePerRun)} | |`);
-  report(`| database: executions / watches / engine | ${mb(before.executions)} / ${mb(before.tasks)} / ${mb(after.engine)} | |`);
-  report(`| retention: runs without a finding older than 90 days deleted | ${pruned.executions.toLocaleString("en")} in ${(pruneMs / 1000).toFixed(1)} s (batches of 1,000: ${(pruneMs / Math.max(1, Math.ceil(pruned.executions / 1000))).toFixed(0)} ms each); ${kept.toLocaleString("en")} kept | |`);
+  report(
+    `| growth per day at one check per active watch per day (${runsPerDay.toLocaleString("en")} runs): executions; engine, flat after 7 days | ${mb(runsPerDay * perExecution)}; ${mb(runsPerDay * enginePerRun)} | |`,
+  );
+  report(
+    `| database: executions / watches / engine | ${mb(before.executions)} / ${mb(before.tasks)} / ${mb(after.engine)} | |`,
+  );
+  report(
+    `| retention: runs without a finding older than 90 days deleted | ${pruned.executions.toLocaleString("en")} in ${(pruneMs / 1000).toFixed(1)} s (batches of 1,000: ${(pruneMs / Math.max(1, Math.ceil(pruned.executions / 1000))).toFixed(0)} ms each); ${kept.toLocaleString("en")} kept | |`,
+  );
   report(`| server peak RSS | ${mb(rss)} | ${mb(rssEmpty)} empty (target < 500 MB) |`);
   report(`\nOne \`GET /api/v1/tasks\` of that user, alone and in process: ${list}`);
 }
@@ -379,7 +493,13 @@ async function pglitePhase(watches: number) {
   const q: Query = (text, values) => pglite.query(text, values as any[]);
   const burstN = Math.min(1000, watches / 100);
   const seedAt = Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000;
-  const seeded = await seed(q, { watches, bigWatch: Math.min(10_000, watches), burst: burstN, burstAt: seedAt, firstDue: seedAt + 60_000 });
+  const seeded = await seed(q, {
+    watches,
+    bigWatch: Math.min(10_000, watches),
+    burst: burstN,
+    burstAt: seedAt,
+    firstDue: seedAt + 60_000,
+  });
   const { burstAt, due } = await shiftBurst(q, seedAt, 2 * 60_000);
   const size = Number((await q(`SELECT pg_database_size(current_database()) AS n`)).rows[0].n);
   await pglite.close();
@@ -387,13 +507,21 @@ async function pglitePhase(watches: number) {
   const s = await startProduct(env);
   // The server holds the embedded database: the burst is read back through the API once it is over.
   while (Date.now() < burstAt + 60_000 + 30_000) await sleep(1000);
-  const reads = await readLatencies(s, seeded.key, seeded.bigTask, Math.min(1000, watches / 10), Math.min(10_000, watches) + 10);
+  const reads = await readLatencies(
+    s,
+    seeded.key,
+    seeded.bigTask,
+    Math.min(1000, watches / 10),
+    Math.min(10_000, watches) + 10,
+  );
   const idle = await idleCpu(s, Math.min(IDLE_SECONDS, 30));
   const headers = { authorization: `Bearer ${seeded.key}` };
   let once = 0;
   const delays: number[] = [];
   for (const [id, at] of due) {
-    const runs = (await (await fetch(`${s.url}/api/v1/tasks/${id}/executions`, { headers })).json()) as { started_at: string }[];
+    const runs = (await (await fetch(`${s.url}/api/v1/tasks/${id}/executions`, { headers })).json()) as {
+      started_at: string;
+    }[];
     const recent = runs.filter((r) => Date.parse(r.started_at) > burstAt - 60_000);
     if (recent.length === 1) once++;
     for (const r of recent) delays.push(Date.parse(r.started_at) - at);
@@ -403,10 +531,17 @@ async function pglitePhase(watches: number) {
   await Promise.all([model.close(), searx.close()]);
   report(`\n### Embedded PGlite, ${watches.toLocaleString("en")} watches (${mb(size)} on disk)\n`);
   report(`| measure | value | empty |\n|---|---:|---:|`);
-  report(`| start-up (arming ${watches / 10} active watches) | ${(s.startMs / 1000).toFixed(1)} s | ${(empty.startMs / 1000).toFixed(1)} s |`);
-  report(`| idle CPU over ${Math.min(IDLE_SECONDS, 30)} s | ${idle.toFixed(1)} % of a core | ${idleEmpty.toFixed(1)} % |`);
-  report(`| burst: ${due.size} due in one minute, ran exactly once; start delay p50 / p99 | ${once}/${due.size}; ${pct(delays, 50)} / ${pct(delays, 99)} ms | |`);
-  for (const [name, r] of reads) report(`| ${name}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s) | |`);
+  report(
+    `| start-up (arming ${watches / 10} active watches) | ${(s.startMs / 1000).toFixed(1)} s | ${(empty.startMs / 1000).toFixed(1)} s |`,
+  );
+  report(
+    `| idle CPU over ${Math.min(IDLE_SECONDS, 30)} s | ${idle.toFixed(1)} % of a core | ${idleEmpty.toFixed(1)} % |`,
+  );
+  report(
+    `| burst: ${due.size} due in one minute, ran exactly once; start delay p50 / p99 | ${once}/${due.size}; ${pct(delays, 50)} / ${pct(delays, 99)} ms | |`,
+  );
+  for (const [name, r] of reads)
+    report(`| ${name}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s) | |`);
   report(`| server peak RSS | ${mb(rss)} | |`);
 }
 
@@ -414,7 +549,14 @@ async function replicasPhase(cluster: { url: string }) {
   const result: { replicas: number; seconds: number; perSecond: number; once: number }[] = [];
   for (const replicas of [1, 2]) {
     const model = await startModelStub(
-      () => decisionFor({ condition_met: false, notify: false, notification: null, finding_key: null, next_run: new Date(Date.now() + DAY_MS).toISOString() }),
+      () =>
+        decisionFor({
+          condition_met: false,
+          notify: false,
+          notification: null,
+          finding_key: null,
+          next_run: new Date(Date.now() + DAY_MS).toISOString(),
+        }),
       { answerDelayMs: 1000 },
     );
     const searx = await startSearxStub();
@@ -430,39 +572,71 @@ async function replicasPhase(cluster: { url: string }) {
     await db.connect();
     // A backlog: every watch due at the same moment, once all replicas are up.
     const dueAt = Date.now() + 60_000;
-    await db.query(`INSERT INTO users (id, clerk_user_id, email) SELECT gen_random_uuid(), 'rep_' || g, 'r' || g || '@example.com' FROM generate_series(0, 99) g`);
+    await db.query(
+      `INSERT INTO users (id, clerk_user_id, email) SELECT gen_random_uuid(), 'rep_' || g, 'r' || g || '@example.com' FROM generate_series(0, 99) g`,
+    );
     await db.query(
       `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run)
        SELECT gen_random_uuid(), u.id, 'backlog ' || g, 'backlog ' || g, 'c', 'active', to_timestamp($2 / 1000.0)
          FROM generate_series(0, $1 - 1) g JOIN (SELECT id, row_number() OVER () - 1 AS n FROM users) u ON u.n = g % 100`,
       [BACKLOG, dueAt],
     );
-    const env = { DATABASE_URL: url.toString(), AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url, AGENT_CONCURRENCY: "8" };
-    const servers = await Promise.all(Array.from({ length: replicas }, (_, i) => startProduct({ ...env, WATCH_EXECUTOR_ID: `replica-${i}` })));
+    const env = {
+      DATABASE_URL: url.toString(),
+      AGENT_MODEL: "openai-compatible:stub",
+      AGENT_BASE_URL: `${model.url}/v1`,
+      SEARXNG_URL: searx.url,
+      AGENT_CONCURRENCY: "8",
+    };
+    const servers = await Promise.all(
+      Array.from({ length: replicas }, (_, i) => startProduct({ ...env, WATCH_EXECUTOR_ID: `replica-${i}` })),
+    );
     let done = 0;
     while (done < BACKLOG && Date.now() < dueAt + 900_000) {
       await sleep(1000);
-      done = Number((await db.query(`SELECT count(DISTINCT task_id) AS n FROM executions WHERE status IN ('success', 'failed')`)).rows[0].n);
+      done = Number(
+        (await db.query(`SELECT count(DISTINCT task_id) AS n FROM executions WHERE status IN ('success', 'failed')`))
+          .rows[0].n,
+      );
     }
     await sleep(3000);
-    const rows = (await db.query(`SELECT task_id, started_at, completed_at FROM executions`)).rows as { task_id: string; started_at: Date; completed_at: Date | null }[];
+    const rows = (await db.query(`SELECT task_id, started_at, completed_at FROM executions`)).rows as {
+      task_id: string;
+      started_at: Date;
+      completed_at: Date | null;
+    }[];
     const perTask = new Map<string, number>();
     for (const r of rows) perTask.set(r.task_id, (perTask.get(r.task_id) ?? 0) + 1);
     const first = Math.min(...rows.map((r) => r.started_at.getTime()));
     const last = Math.max(...rows.map((r) => (r.completed_at ?? r.started_at).getTime()));
     const seconds = (last - first) / 1000;
-    result.push({ replicas, seconds, perSecond: rows.length / seconds, once: [...perTask.values()].filter((n) => n === 1).length });
+    result.push({
+      replicas,
+      seconds,
+      perSecond: rows.length / seconds,
+      once: [...perTask.values()].filter((n) => n === 1).length,
+    });
     await Promise.all(servers.map((s) => stopped(s.child)));
     await db.end();
     await Promise.all([model.close(), searx.close()]);
   }
-  report(`\n### Replicas: ${BACKLOG.toLocaleString("en")} due watches, the model taking 1 s per run, AGENT_CONCURRENCY=8\n`);
+  report(
+    `\n### Replicas: ${BACKLOG.toLocaleString("en")} due watches, the model taking 1 s per run, AGENT_CONCURRENCY=8\n`,
+  );
   report(`| replicas | drained in | runs/s | ran exactly once |\n|---|---:|---:|---:|`);
-  for (const r of result) report(`| ${r.replicas} | ${r.seconds.toFixed(0)} s | ${r.perSecond.toFixed(1)} | ${r.once}/${BACKLOG} |`);
-  report(`\nScaling factor with two replicas: **${(result[1]!.perSecond / result[0]!.perSecond).toFixed(2)}×** (target ≥ 1.8×)`);
+  for (const r of result)
+    report(`| ${r.replicas} | ${r.seconds.toFixed(0)} s | ${r.perSecond.toFixed(1)} | ${r.once}/${BACKLOG} |`);
+  report(
+    `\nScaling factor with two replicas: **${(result[1]!.perSecond / result[0]!.perSecond).toFixed(2)}×** (target ≥ 1.8×)`,
+  );
 }
 
-const cluster = PHASES.includes("postgres") || PHASES.includes("replicas") ? (process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, stop() {} } : await throwawayPostgres()) : null;
+const cluster =
+  PHASES.includes("postgres") || PHASES.includes("replicas")
+    ? process.env.DATABASE_URL
+      ? { url: process.env.DATABASE_URL, stop() {} }
+      : await throwawayPostgres()
+    : null;
 try {
   if (PHASES.includes("postgres")) await postgresPhase(cluster!);
   if (PHASES.includes("pglite")) for (const n of PGLITE_SIZES) await pglitePhase(n);

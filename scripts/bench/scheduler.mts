@@ -34,21 +34,40 @@ await migrateDatabase(databaseUrl);
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
-const userId = (await db.query(`INSERT INTO users (id, clerk_user_id, email) VALUES (gen_random_uuid(), 'user_sched', 's@example.com') RETURNING id`)).rows[0].id;
+const userId = (
+  await db.query(
+    `INSERT INTO users (id, clerk_user_id, email) VALUES (gen_random_uuid(), 'user_sched', 's@example.com') RETURNING id`,
+  )
+).rows[0].id;
 
 // Baseline: the writes of one run (claim, record, re-arm), in a plain loop.
-const baselineTask = (await db.query(`INSERT INTO tasks (id, user_id, name, search_query, condition_description, state) VALUES (gen_random_uuid(), $1, 'b', 'b', 'b', 'paused') RETURNING id`, [userId])).rows[0].id;
+const baselineTask = (
+  await db.query(
+    `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state) VALUES (gen_random_uuid(), $1, 'b', 'b', 'b', 'paused') RETURNING id`,
+    [userId],
+  )
+).rows[0].id;
 const baselineStart = performance.now();
 for (let i = 0; i < 200; i++) {
   await db.query("BEGIN");
   await db.query(`SELECT id FROM tasks WHERE id = $1 FOR UPDATE`, [baselineTask]);
-  const e = (await db.query(`INSERT INTO executions (id, task_id, status) VALUES (gen_random_uuid(), $1, 'running') RETURNING id`, [baselineTask])).rows[0].id;
+  const e = (
+    await db.query(
+      `INSERT INTO executions (id, task_id, status) VALUES (gen_random_uuid(), $1, 'running') RETURNING id`,
+      [baselineTask],
+    )
+  ).rows[0].id;
   await db.query(`UPDATE tasks SET last_execution_id = $2 WHERE id = $1`, [baselineTask, e]);
   await db.query("COMMIT");
   await db.query("BEGIN");
   await db.query(`SELECT id FROM tasks WHERE id = $1 FOR UPDATE`, [baselineTask]);
-  await db.query(`UPDATE executions SET status = 'success', completed_at = now(), result = $2 WHERE id = $1`, [e, JSON.stringify({ condition_met: false })]);
-  await db.query(`UPDATE tasks SET next_run = now() + interval '6 hours', last_known_state = '{}' WHERE id = $1`, [baselineTask]);
+  await db.query(`UPDATE executions SET status = 'success', completed_at = now(), result = $2 WHERE id = $1`, [
+    e,
+    JSON.stringify({ condition_met: false }),
+  ]);
+  await db.query(`UPDATE tasks SET next_run = now() + interval '6 hours', last_known_state = '{}' WHERE id = $1`, [
+    baselineTask,
+  ]);
   await db.query("COMMIT");
 }
 const baselineMs = (performance.now() - baselineStart) / 200;
@@ -67,25 +86,57 @@ for (let i = 0; i < WATCHES; i++) {
 }
 
 const model = await startModelStub(() => ({
-  condition_met: false, answer: "Nothing yet.", evidence: "", confidence: 0.5, sources: [], notify: false, notification: null,
-  finding_key: null, next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(), next_run_reason: "later", done: false, state: {},
+  condition_met: false,
+  answer: "Nothing yet.",
+  evidence: "",
+  confidence: 0.5,
+  sources: [],
+  notify: false,
+  notification: null,
+  finding_key: null,
+  next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(),
+  next_run_reason: "later",
+  done: false,
+  state: {},
 }));
 const searx = await startSearxStub();
 const server = spawn(process.execPath, [...benchNodeArgs, ...productArgs], {
   cwd: root,
-  env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "18110", HOSTNAME: "127.0.0.1", AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url, LOG_LEVEL: "warn" },
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: "18110",
+    HOSTNAME: "127.0.0.1",
+    AGENT_MODEL: "openai-compatible:stub",
+    AGENT_BASE_URL: `${model.url}/v1`,
+    SEARXNG_URL: searx.url,
+    LOG_LEVEL: "warn",
+  },
   stdio: ["ignore", "pipe", "inherit"],
 });
 server.stdout!.on("data", () => {});
 
 // The server's CPU time (user + system, clock ticks of 10 ms) from the first due run to the end.
-const cpuTicks = () => fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]!.split(" ").slice(11, 13).reduce((a, b) => a + Number(b), 0);
+const cpuTicks = () =>
+  fs
+    .readFileSync(`/proc/${server.pid}/stat`, "utf8")
+    .split(") ")[1]!
+    .split(" ")
+    .slice(11, 13)
+    .reduce((a, b) => a + Number(b), 0);
 while (Date.now() < t0) await new Promise((r) => setTimeout(r, 100));
 const cpuAtStart = cpuTicks();
 const deadline = t0 + SPREAD_MS + 120_000;
 let done = 0;
 while (Date.now() < deadline) {
-  done = Number((await db.query(`SELECT count(DISTINCT task_id) AS n FROM executions WHERE status IN ('success','failed') AND task_id <> $1`, [baselineTask])).rows[0].n);
+  done = Number(
+    (
+      await db.query(
+        `SELECT count(DISTINCT task_id) AS n FROM executions WHERE status IN ('success','failed') AND task_id <> $1`,
+        [baselineTask],
+      )
+    ).rows[0].n,
+  );
   process.stdout.write(`\r${done}/${WATCHES} runs finished`);
   if (done >= WATCHES) break;
   await new Promise((r) => setTimeout(r, 1000));
@@ -102,7 +153,9 @@ const perTask = new Map<string, number>();
 for (const r of rows) perTask.set(r.task_id, (perTask.get(r.task_id) ?? 0) + 1);
 const exactlyOnce = [...due.keys()].filter((id) => perTask.get(id) === 1).length;
 const delays = rows.map((r) => r.started_at.getTime() - due.get(r.task_id)!).sort((a, b) => a - b);
-const overhead = rows.filter((r) => r.completed_at).map((r) => r.completed_at.getTime() - r.started_at.getTime() - (r.model_ms ?? 0));
+const overhead = rows
+  .filter((r) => r.completed_at)
+  .map((r) => r.completed_at.getTime() - r.started_at.getTime() - (r.model_ms ?? 0));
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const first = Math.min(...rows.map((r) => r.started_at.getTime()));
 const last = Math.max(...rows.map((r) => (r.completed_at ?? r.started_at).getTime()));
@@ -112,11 +165,17 @@ const avgOverhead = overhead.reduce((a, b) => a + b, 0) / overhead.length;
 
 console.log(`\n\n${WATCHES} watches due over ${SPREAD_MS / 1000} s, PostgreSQL, embedded DBOS driver, stub model\n`);
 console.log(`| metric | value |\n|---|---:|`);
-console.log(`| ran exactly once | ${exactlyOnce}/${WATCHES} (executions: ${rows.length}, failed: ${rows.filter((r) => r.status === "failed").length}) |`);
-console.log(`| executions/s (first start to last completion) | ${(rows.length / ((last - first) / 1000)).toFixed(1)} |`);
+console.log(
+  `| ran exactly once | ${exactlyOnce}/${WATCHES} (executions: ${rows.length}, failed: ${rows.filter((r) => r.status === "failed").length}) |`,
+);
+console.log(
+  `| executions/s (first start to last completion) | ${(rows.length / ((last - first) / 1000)).toFixed(1)} |`,
+);
 console.log(`| start delay vs next_run p50 / p99 | ${pct(delays, 50)} ms / ${pct(delays, 99)} ms |`);
 console.log(`| engine overhead per execution (run minus model) | ${avgOverhead.toFixed(1)} ms |`);
-console.log(`| bare baseline (same writes, plain loop) | ${baselineMs.toFixed(1)} ms (overhead ${(avgOverhead / baselineMs).toFixed(1)}×) |`);
+console.log(
+  `| bare baseline (same writes, plain loop) | ${baselineMs.toFixed(1)} ms (overhead ${(avgOverhead / baselineMs).toFixed(1)}×) |`,
+);
 console.log(`| server CPU per execution (user + system) | ${cpuMsPerRun.toFixed(1)} ms |`);
 console.log(`| server peak RSS | ${rss.toFixed(0)} MB |`);
 await stopped(server);

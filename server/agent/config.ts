@@ -21,9 +21,17 @@ export const DEFAULT_MODEL: Record<Exclude<Provider, "openai-compatible">, strin
 };
 
 /** The variables that choose the model (server/env.ts validates them; tests pass plain objects). */
-export type ModelEnv = Partial<Record<"AGENT_MODEL" | "AGENT_BASE_URL" | "AGENT_API_KEY" | (typeof KEY_VARIABLE)[keyof typeof KEY_VARIABLE], string>>;
+export type ModelEnv = Partial<
+  Record<"AGENT_MODEL" | "AGENT_BASE_URL" | "AGENT_API_KEY" | (typeof KEY_VARIABLE)[keyof typeof KEY_VARIABLE], string>
+>;
 /** `keyVariable`: where the API key came from, named in errors about it. */
-export type ModelChoice = { provider: Provider; modelId: string; apiKey?: string; baseURL?: string; keyVariable?: string };
+export type ModelChoice = {
+  provider: Provider;
+  modelId: string;
+  apiKey?: string;
+  baseURL?: string;
+  keyVariable?: string;
+};
 
 export class ModelConfigError extends Error {}
 
@@ -42,12 +50,16 @@ export function chooseModel(e: ModelEnv): ModelChoice {
       throw new ModelConfigError(`AGENT_MODEL provider '${provider}' is not one of ${PROVIDERS.join(", ")}`);
     if (provider === "openai-compatible") {
       if (!modelId) throw new ModelConfigError("AGENT_MODEL=openai-compatible:<model> needs a model name");
-      if (!baseURL) throw new ModelConfigError("AGENT_MODEL=openai-compatible needs AGENT_BASE_URL (e.g. http://localhost:11434/v1)");
+      if (!baseURL)
+        throw new ModelConfigError(
+          "AGENT_MODEL=openai-compatible needs AGENT_BASE_URL (e.g. http://localhost:11434/v1)",
+        );
       return { provider, modelId, baseURL, apiKey: e.AGENT_API_KEY || undefined, keyVariable: "AGENT_API_KEY" };
     }
     const keyVariable = e.AGENT_API_KEY ? "AGENT_API_KEY" : KEY_VARIABLE[provider];
     const apiKey = e[keyVariable];
-    if (!apiKey) throw new ModelConfigError(`AGENT_MODEL=${e.AGENT_MODEL} needs ${KEY_VARIABLE[provider]} (or AGENT_API_KEY)`);
+    if (!apiKey)
+      throw new ModelConfigError(`AGENT_MODEL=${e.AGENT_MODEL} needs ${KEY_VARIABLE[provider]} (or AGENT_API_KEY)`);
     return { provider, modelId: modelId || DEFAULT_MODEL[provider], apiKey, baseURL, keyVariable };
   }
   for (const provider of Object.keys(KEY_VARIABLE) as (keyof typeof KEY_VARIABLE)[]) {

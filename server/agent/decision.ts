@@ -16,7 +16,10 @@ export const ModelDecision = z.object({
   confidence: z.number().min(0).max(1),
   sources: z.array(z.object({ url: z.string(), title: z.string().default("") })).default([]),
   notify: z.boolean(),
-  notification: z.object({ title: z.string().min(1), markdown: z.string() }).nullable().default(null),
+  notification: z
+    .object({ title: z.string().min(1), markdown: z.string() })
+    .nullable()
+    .default(null),
   finding_key: z.string().nullable().default(null),
   retracts_previous: z.boolean().default(false),
   next_run: z.string().nullable().default(null),
@@ -32,7 +35,10 @@ export type Cadence = { min_interval_minutes: number | null; max_interval_minute
 /** The earliest and latest next run the service accepts after `now`, as offsets in ms. */
 export function cadenceWindow(cadence?: Cadence) {
   const min = Math.max(env.MIN_RUN_INTERVAL_MS, (cadence?.min_interval_minutes ?? 0) * 60_000);
-  const max = Math.min(MAX_DELAY_MS, cadence?.max_interval_minutes ? cadence.max_interval_minutes * 60_000 : MAX_DELAY_MS);
+  const max = Math.min(
+    MAX_DELAY_MS,
+    cadence?.max_interval_minutes ? cadence.max_interval_minutes * 60_000 : MAX_DELAY_MS,
+  );
   return { min, max: Math.max(min, max) };
 }
 

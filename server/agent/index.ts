@@ -35,7 +35,12 @@ export type AgentInput = {
   now: Date;
 };
 export type AgentDecision = ReturnType<typeof finalizeDecision>;
-export type AgentRun = { decision: AgentDecision; model: string; usage: { input_tokens: number; output_tokens: number }; duration_ms: number };
+export type AgentRun = {
+  decision: AgentDecision;
+  model: string;
+  usage: { input_tokens: number; output_tokens: number };
+  duration_ms: number;
+};
 
 export class AgentError extends Error {
   /** No usable model in this configuration (as opposed to a provider that failed). */
@@ -64,9 +69,12 @@ function configuredModel(): ModelChoice {
     throw e;
   }
   if ((choice.provider === "openai-compatible" || env.SEARCH_PROVIDER) && !searchProvider())
-    throw new AgentError(`${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`, {
-      notConfigured: true,
-    });
+    throw new AgentError(
+      `${choice.provider}:${choice.modelId} has no built-in web search: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)`,
+      {
+        notConfigured: true,
+      },
+    );
   return choice;
 }
 
@@ -82,7 +90,12 @@ export function agentConfigProblem(): string | null {
 }
 
 function resolveModel(override?: LanguageModel): Resolved {
-  if (override) return { model: override, tools: {}, name: typeof override === "string" ? override : `${override.provider}:${override.modelId}` };
+  if (override)
+    return {
+      model: override,
+      tools: {},
+      name: typeof override === "string" ? override : `${override.provider}:${override.modelId}`,
+    };
   const choice = configuredModel();
   const key = JSON.stringify(choice);
   if (created?.key !== key) {
@@ -121,7 +134,10 @@ function describeFailure(e: unknown, resolved: Resolved, timedOut: boolean): Age
   return new AgentError(`${prefix}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
 
-export async function runAgent(input: AgentInput, opts: { model?: LanguageModel; signal?: AbortSignal } = {}): Promise<AgentRun> {
+export async function runAgent(
+  input: AgentInput,
+  opts: { model?: LanguageModel; signal?: AbortSignal } = {},
+): Promise<AgentRun> {
   const started = Date.now();
   const resolved = resolveModel(opts.model);
   const { model, tools, name, choice } = resolved;
@@ -154,7 +170,10 @@ export async function runAgent(input: AgentInput, opts: { model?: LanguageModel;
         system: SYSTEM_PROMPT,
         messages: [
           ...research.response.messages,
-          { role: "user", content: `Your answer was not valid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}. Answer again with ONLY the JSON object.` },
+          {
+            role: "user",
+            content: `Your answer was not valid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}. Answer again with ONLY the JSON object.`,
+          },
         ],
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         abortSignal,
@@ -162,11 +181,16 @@ export async function runAgent(input: AgentInput, opts: { model?: LanguageModel;
       addUsage(repair.totalUsage);
       parsed = ModelDecision.safeParse(safeExtract(repair.text));
       if (!parsed.success)
-        throw new AgentError(`The model returned an invalid decision: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+        throw new AgentError(
+          `The model returned an invalid decision: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
     }
 
     // The model's own list first: its titles are the pages' titles.
-    const sources = await resolveGroundingRedirects([...parsed.data.sources, ...found], choice?.provider === "google" ? choice.baseURL : undefined);
+    const sources = await resolveGroundingRedirects(
+      [...parsed.data.sources, ...found],
+      choice?.provider === "google" ? choice.baseURL : undefined,
+    );
     return {
       decision: finalizeDecision({ ...parsed.data, sources }, { now: input.now, cadence: input.watch }),
       model: name,

@@ -21,13 +21,19 @@ export function createModel(choice: ModelChoice): { model: LanguageModel; native
     }
     case "anthropic": {
       const anthropic = createAnthropic({ apiKey, baseURL });
-      return { model: anthropic(modelId), nativeSearch: { web_search: anthropic.tools.webSearch_20250305({ maxUses: 5 }) } };
+      return {
+        model: anthropic(modelId),
+        nativeSearch: { web_search: anthropic.tools.webSearch_20250305({ maxUses: 5 }) },
+      };
     }
     case "perplexity": {
       // Sonar models search on every call; their citations come back as sources.
       return { model: createPerplexity({ apiKey, baseURL })(modelId), nativeSearch: {} };
     }
     case "openai-compatible":
-      return { model: createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL!, apiKey })(modelId), nativeSearch: null };
+      return {
+        model: createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL!, apiKey })(modelId),
+        nativeSearch: null,
+      };
   }
 }

@@ -30,12 +30,20 @@ Finish with ONLY a JSON object in a \`\`\`json block with exactly these fields:
  "notification": {"title": string, "markdown": string} or null, "finding_key": string or null,
  "retracts_previous": boolean, "next_run": "ISO time", "next_run_reason": string, "done": boolean, "state": object}`;
 
-const duration = (ms: number) => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} day(s)` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} hour(s)` : `${Math.round(ms / 60_000)} minute(s)`);
+const duration = (ms: number) =>
+  ms % 86_400_000 === 0
+    ? `${ms / 86_400_000} day(s)`
+    : ms % 3_600_000 === 0
+      ? `${ms / 3_600_000} hour(s)`
+      : `${Math.round(ms / 60_000)} minute(s)`;
 
 export function userPrompt(input: AgentInput) {
   const recent = input.recent.length
     ? input.recent
-        .map((r) => `- ${r.at}: condition_met=${r.condition_met}${r.notified ? " (user was notified)" : ""}: ${r.answer.slice(0, 500)}`)
+        .map(
+          (r) =>
+            `- ${r.at}: condition_met=${r.condition_met}${r.notified ? " (user was notified)" : ""}: ${r.answer.slice(0, 500)}`,
+        )
         .join("\n")
     : "(none: this is the first run)";
   const { min, max } = cadenceWindow(input.watch);

@@ -35,7 +35,9 @@ export async function webSearch(query: string): Promise<SearchResult[]> {
     url.searchParams.set("format", "json");
     const body = await getJson(url.toString(), { headers: { accept: "application/json" } });
     const results = (body.results ?? []) as { url?: string; title?: string; content?: string }[];
-    return results.slice(0, MAX_RESULTS).map((r) => ({ url: r.url ?? "", title: r.title ?? "", snippet: r.content ?? "" }));
+    return results
+      .slice(0, MAX_RESULTS)
+      .map((r) => ({ url: r.url ?? "", title: r.title ?? "", snippet: r.content ?? "" }));
   }
   if (provider === "tavily") {
     const body = await getJson("https://api.tavily.com/search", {
@@ -48,8 +50,14 @@ export async function webSearch(query: string): Promise<SearchResult[]> {
   }
   if (provider === "brave") {
     const url = `https://api.search.brave.com/res/v1/web/search?q=${encodeURIComponent(query)}&count=${MAX_RESULTS}`;
-    const body = await getJson(url, { headers: { accept: "application/json", "x-subscription-token": env.BRAVE_SEARCH_API_KEY ?? "" } });
-    const results = ((body.web as { results?: unknown[] } | undefined)?.results ?? []) as { url?: string; title?: string; description?: string }[];
+    const body = await getJson(url, {
+      headers: { accept: "application/json", "x-subscription-token": env.BRAVE_SEARCH_API_KEY ?? "" },
+    });
+    const results = ((body.web as { results?: unknown[] } | undefined)?.results ?? []) as {
+      url?: string;
+      title?: string;
+      description?: string;
+    }[];
     return results.map((r) => ({ url: r.url ?? "", title: r.title ?? "", snippet: r.description ?? "" }));
   }
   throw new Error("No web search configured: set SEARXNG_URL (or TAVILY_API_KEY / BRAVE_SEARCH_API_KEY)");
@@ -79,9 +87,14 @@ export async function fetchPage(url: string) {
     headers: { accept: "text/html,text/plain;q=0.9,*/*;q=0.5", "user-agent": AGENT_USER_AGENT },
     allowPrivate: env.AGENT_FETCH_ALLOW_PRIVATE,
   });
-  if (res.status >= 300 && res.status < 400) return { url, status: res.status, text: `(redirect to ${String(res.headers.location ?? "")})` };
+  if (res.status >= 300 && res.status < 400)
+    return { url, status: res.status, text: `(redirect to ${String(res.headers.location ?? "")})` };
   const text = readableText(res.body);
-  return { url, status: res.status, text: text.length > PAGE_TEXT_LIMIT ? `${text.slice(0, PAGE_TEXT_LIMIT)}\n[truncated]` : text };
+  return {
+    url,
+    status: res.status,
+    text: text.length > PAGE_TEXT_LIMIT ? `${text.slice(0, PAGE_TEXT_LIMIT)}\n[truncated]` : text,
+  };
 }
 
 /**

@@ -21,7 +21,9 @@ const RESOLVE_TIMEOUT_MS = 3_000;
 /** The sources a provider (or our search tool) reported during the research. */
 export function reportedSources(research: Research): Source[] {
   const titled = (list: unknown) =>
-    Array.isArray(list) ? list.filter((x): x is Source => typeof x?.url === "string").map((x) => ({ url: x.url, title: x.title ?? "" })) : [];
+    Array.isArray(list)
+      ? list.filter((x): x is Source => typeof x?.url === "string").map((x) => ({ url: x.url, title: x.title ?? "" }))
+      : [];
   return [
     ...research.sources.flatMap((s) => (s.sourceType === "url" && s.url ? [{ url: s.url, title: s.title ?? "" }] : [])),
     ...research.steps.flatMap((step) => [

@@ -37,7 +37,6 @@ export const EXPOSED = Symbol.for("watch.api.exposed");
 export const toTRPCError = (e: DomainError) =>
   Object.assign(new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e }), { [EXPOSED]: true });
 
-
 export type ValidationDetail = { type: string; loc: (string | number)[]; msg: string; input: unknown };
 export type Location = "body" | "query" | "path";
 
@@ -89,7 +88,8 @@ function describe(issue: core.$ZodIssue, value: unknown, inQuery: boolean): Pick
           type: "string_too_short",
           msg: `String should have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? "" : "s"}`,
         };
-      if (issue.origin === "array") return { type: "too_short", msg: `List should have at least ${issue.minimum} items` };
+      if (issue.origin === "array")
+        return { type: "too_short", msg: `List should have at least ${issue.minimum} items` };
       return { type: "greater_than_equal", msg: `Input should be greater than or equal to ${issue.minimum}` };
     case "too_big":
       if (issue.origin === "string")

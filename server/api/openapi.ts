@@ -9,7 +9,9 @@ import { appRouter } from "./root";
 type Response = { description?: string; content?: unknown; headers?: unknown };
 type Operation = {
   parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
-  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }> };
+  requestBody?: {
+    content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }>;
+  };
   responses: Record<string, Response>;
   security?: unknown[];
 };
@@ -68,9 +70,14 @@ const cacheHeaders = {
   ETag: { schema: { type: "string" }, description: "The representation's entity tag" },
   "Cache-Control": { schema: { type: "string" }, description: "`public, max-age=60`" },
 };
-const notModified: Response = { description: "Not Modified: your copy (If-None-Match) is current", headers: cacheHeaders };
+const notModified: Response = {
+  description: "Not Modified: your copy (If-None-Match) is current",
+  headers: cacheHeaders,
+};
 
-type ProcedureMeta = { openapi?: { method: string; path: string; protect?: boolean; errorResponses?: Record<number, string> } };
+type ProcedureMeta = {
+  openapi?: { method: string; path: string; protect?: boolean; errorResponses?: Record<number, string> };
+};
 
 /**
  * Each operation's error responses from its own metadata. (The generator caches one response object per status code
@@ -95,7 +102,7 @@ function build() {
     description:
       "Watches (called *tasks* in paths and payloads) are checked by an AI agent with grounded web search; " +
       "you are notified by email or signed webhook when the condition is met. Authenticate with " +
-      "`Authorization: Bearer <API key or Clerk session token>`. Errors are `{\"detail\": string}`, " +
+      '`Authorization: Bearer <API key or Clerk session token>`. Errors are `{"detail": string}`, ' +
       "validation errors 422 with a list of `{type, loc, msg, input}`.",
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key (sk_…) or Clerk session JWT" } },
   });
@@ -115,7 +122,9 @@ function build() {
       for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)))
         responses[status] = errorBody(description);
       responses["422"] = validationBody;
-      responses["503"] = errors["503"] ? { ...unavailableBody, description: `${errors["503"]}; or the database cannot be reached` } : unavailableBody;
+      responses["503"] = errors["503"]
+        ? { ...unavailableBody, description: `${errors["503"]}; or the database cannot be reached` }
+        : unavailableBody;
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
       if (isProtected) op.security = [{ bearer: [] }];
       else delete op.security;
@@ -134,9 +143,24 @@ function build() {
   // The feeds and the badge are served by their own route handlers (app/api/v1/public/tasks/id/[id]/…).
   const paths = (doc.paths ??= {}) as Record<string, unknown>;
   for (const [suffix, summary, type, description] of [
-    ["rss", "RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json", "application/rss+xml", "RSS 2.0"],
-    ["feed.json", "JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss", "application/feed+json", "JSON Feed 1.1"],
-    ["badge.svg", "SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP", "image/svg+xml", "SVG image"],
+    [
+      "rss",
+      "RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json",
+      "application/rss+xml",
+      "RSS 2.0",
+    ],
+    [
+      "feed.json",
+      "JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss",
+      "application/feed+json",
+      "JSON Feed 1.1",
+    ],
+    [
+      "badge.svg",
+      "SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP",
+      "image/svg+xml",
+      "SVG image",
+    ],
   ] as const)
     paths[`/api/v1/public/tasks/id/{id}/${suffix}`] = {
       get: {
@@ -156,7 +180,9 @@ function build() {
   const publicTask = (paths["/api/v1/public/tasks/id/{id}"] as { get: Operation }).get;
   publicTask.parameters = [...(publicTask.parameters ?? []), ifNoneMatch];
   publicTask.responses["200"] = { ...publicTask.responses["200"]!, headers: cacheHeaders };
-  publicTask.responses = Object.fromEntries(Object.entries({ ...publicTask.responses, "304": notModified }).sort(([a], [b]) => Number(a) - Number(b)));
+  publicTask.responses = Object.fromEntries(
+    Object.entries({ ...publicTask.responses, "304": notModified }).sort(([a], [b]) => Number(a) - Number(b)),
+  );
   return doc;
 }
 

@@ -46,7 +46,9 @@ const handler = createOpenApiNodeHttpHandler({
 } as never) as unknown as (req: FakeReq, res: unknown) => Promise<void>;
 
 function jsonInvalid(message: string, body: string) {
-  return json(422, { detail: [{ type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${message}`, input: body.slice(0, 200) }] });
+  return json(422, {
+    detail: [{ type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${message}`, input: body.slice(0, 200) }],
+  });
 }
 
 export async function handleRest(request: Request): Promise<Response> {

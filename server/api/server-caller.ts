@@ -10,7 +10,8 @@ import type { User } from "../db";
 import { appRouter } from "./root";
 import { createContext } from "./trpc";
 
-const callerFor = (h: Headers) => appRouter.createCaller(createContext({ headers: h, via: "server", httpMethod: "GET" }));
+const callerFor = (h: Headers) =>
+  appRouter.createCaller(createContext({ headers: h, via: "server", httpMethod: "GET" }));
 
 /** The signed-in user, synced from Clerk on first sight (POST /auth/sync-user semantics); null when signed out. */
 export const viewer = cache(async (): Promise<User | null> => {

@@ -53,7 +53,8 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error, input, ctx }) {
       let detail: unknown;
-      if (error.code === "BAD_REQUEST" && isZodError(error.cause)) detail = validationDetails(error.cause.issues, input, locate(ctx));
+      if (error.code === "BAD_REQUEST" && isZodError(error.cause))
+        detail = validationDetails(error.cause.issues, input, locate(ctx));
       else if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) detail = "Internal Server Error";
       else detail = error.message;
       return { ...shape, detail };
@@ -90,7 +91,9 @@ const pipeline = t.middleware(async ({ ctx, next, path }) => {
   if (result.error.code !== "INTERNAL_SERVER_ERROR") return result;
   if (isZodError(cause)) throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
   if (isDatabaseUnavailable(cause)) {
-    console.error(`[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
+    console.error(
+      `[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`,
+    );
     ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
     throw toTRPCError(new DomainError("unavailable", DATABASE_UNAVAILABLE));
   }
@@ -121,7 +124,8 @@ export const ipRateLimited = (bucket: Bucket) =>
 /** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
 export const authedProcedure = publicProcedure.use(withCaller).use(async ({ ctx, next, type }) => {
   const user = ctx.caller.user;
-  if (!user) throw new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+  if (!user)
+    throw new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
   if (type === "mutation") await limit(ctx, "user-write", user.id);
   return next({ ctx: { user } });
 });
@@ -137,6 +141,7 @@ export const userRateLimited = (bucket: Bucket) =>
 /** Identity-provider session only (not API keys). */
 export const sessionProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
   const caller = ctx.caller;
-  if (caller.method === "api_key") throw new DomainError("forbidden", "This endpoint requires a signed-in dashboard session");
+  if (caller.method === "api_key")
+    throw new DomainError("forbidden", "This endpoint requires a signed-in dashboard session");
   return next({ ctx: { caller } });
 });

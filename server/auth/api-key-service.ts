@@ -31,14 +31,18 @@ export const canCreateApiKeys = (user: Pick<User, "role">) => !!user.role && KEY
 
 export async function createApiKey(user: User, name: string) {
   if (!canCreateApiKeys(user))
-    throw new DomainError("forbidden", "API keys are available to developer and admin accounts. Ask an administrator for the developer role.");
+    throw new DomainError(
+      "forbidden",
+      "API keys are available to developer and admin accounts. Ask an administrator for the developer role.",
+    );
   const { key, lookupId, keyPrefix } = generateApiKey();
   const key_hash = await hashApiKey(key);
   const created = await db.$transaction(async (tx) => {
     // Serialise key creation per user so "one active key" holds under concurrent requests.
     await tx.$queryRaw`SELECT id FROM users WHERE id = ${user.id}::uuid FOR UPDATE`;
     const active = await tx.apiKey.count({ where: { user_id: user.id, is_active: true } });
-    if (active) throw new DomainError("invalid", "An active API key already exists. Revoke it before creating a new one.");
+    if (active)
+      throw new DomainError("invalid", "An active API key already exists. Revoke it before creating a new one.");
     return tx.apiKey.create({ data: { user_id: user.id, lookup_id: lookupId, key_prefix: keyPrefix, key_hash, name } });
   });
   return { key, key_info: view(created) };

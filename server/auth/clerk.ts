@@ -22,7 +22,10 @@ function clerkClient() {
 }
 
 /** Session tokens are accepted only when issued for these origins (`azp`): CLERK_AUTHORIZED_PARTIES, else APP_URL's. */
-const authorizedParties = () => (env.CLERK_AUTHORIZED_PARTIES ? env.CLERK_AUTHORIZED_PARTIES.split(",").map((s) => s.trim()) : [new URL(env.APP_URL).origin]);
+const authorizedParties = () =>
+  env.CLERK_AUTHORIZED_PARTIES
+    ? env.CLERK_AUTHORIZED_PARTIES.split(",").map((s) => s.trim())
+    : [new URL(env.APP_URL).origin];
 
 /** The Clerk user (`sub`) and session (`sid`) of a valid session token; 401 for expired or invalid tokens. */
 export async function verifySessionToken(token: string): Promise<{ userId: string; sessionId: string | null }> {
@@ -63,16 +66,27 @@ export function profileFromUserJson(u: {
 }): ClerkProfile {
   const emails = u.email_addresses ?? [];
   const primary = emails.find((e) => e.id === u.primary_email_address_id) ?? emails[0];
-  return { email: primary?.email_address ?? "", first_name: u.first_name ?? "", role: roleOf(u.public_metadata), is_active: !u.banned };
+  return {
+    email: primary?.email_address ?? "",
+    first_name: u.first_name ?? "",
+    role: roleOf(u.public_metadata),
+    is_active: !u.banned,
+  };
 }
 
 export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfile> {
   try {
     const u = await clerkClient().users.getUser(clerkUserId);
     const primary = u.emailAddresses.find((e) => e.id === u.primaryEmailAddressId) ?? u.emailAddresses[0];
-    return { email: primary?.emailAddress ?? "", first_name: u.firstName ?? "", role: roleOf(u.publicMetadata), is_active: !u.banned };
+    return {
+      email: primary?.emailAddress ?? "",
+      first_name: u.firstName ?? "",
+      role: roleOf(u.publicMetadata),
+      is_active: !u.banned,
+    };
   } catch (e) {
-    if ((e as { status?: number }).status === 404) throw new DomainError("not_found", "User not found at the identity provider");
+    if ((e as { status?: number }).status === 404)
+      throw new DomainError("not_found", "User not found at the identity provider");
     if (isDomainError(e)) throw e; // the client not initialized
     console.error("clerk backend api failed", e);
     throw new DomainError("unavailable", "Identity provider unavailable");

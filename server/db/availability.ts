@@ -6,11 +6,20 @@
  */
 import { Prisma } from "./generated/client";
 
-export const DATABASE_UNAVAILABLE = "Service temporarily unavailable: the database cannot be reached. Try again shortly.";
+export const DATABASE_UNAVAILABLE =
+  "Service temporarily unavailable: the database cannot be reached. Try again shortly.";
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 // admin_shutdown, crash_shutdown, cannot_connect_now ("the database system is starting up"), too_many_connections
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 

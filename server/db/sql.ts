@@ -25,7 +25,10 @@ export async function transaction<T>(fn: (query: Query) => Promise<T>): Promise<
     return result;
   } catch (e) {
     // A connection that cannot even roll back is dropped rather than handed to the next caller.
-    const broken = await client.query("ROLLBACK").then(() => undefined, (err: Error) => err);
+    const broken = await client.query("ROLLBACK").then(
+      () => undefined,
+      (err: Error) => err,
+    );
     client.release(broken);
     throw e;
   }

@@ -19,7 +19,10 @@ export const CHECK_INBOX = "Check your inbox to confirm." as const;
 const INVALID_TOKEN = "Invalid or expired token";
 
 async function publicWatch(taskId: string) {
-  const task = await db.task.findFirst({ where: { id: taskId, is_public: true }, select: { id: true, name: true, user_id: true, is_public: true } });
+  const task = await db.task.findFirst({
+    where: { id: taskId, is_public: true },
+    select: { id: true, name: true, user_id: true, is_public: true },
+  });
   if (!task) throw notFound();
   return task;
 }
@@ -41,10 +44,21 @@ export async function followByEmail(taskId: string, rawEmail: string) {
   });
   if (!follow.confirmed_at) {
     await sendRecorded(
-      { user_id: null, audience: `follow:${follow.id}`, task_id: taskId, execution_id: null, event: "follow.confirmation", recipient: email },
+      {
+        user_id: null,
+        audience: `follow:${follow.id}`,
+        task_id: taskId,
+        execution_id: null,
+        event: "follow.confirmation",
+        recipient: email,
+      },
       async () => ({
         subject: `Confirm: follow “${task.name}” on Watch`,
-        react: ConfirmFollow({ confirmUrl: await followConfirmUrl(follow.id), watchName: task.name, watchUrl: watchUrl(task) }),
+        react: ConfirmFollow({
+          confirmUrl: await followConfirmUrl(follow.id),
+          watchName: task.name,
+          watchUrl: watchUrl(task),
+        }),
       }),
     );
   }
@@ -54,11 +68,16 @@ export async function followByEmail(taskId: string, rawEmail: string) {
 /** The button behind a confirmation link. */
 export async function confirmFollow(token: string) {
   const id = await readToken("follow-confirm", token);
-  const follow = id ? await db.follow.findUnique({ where: { id }, include: { task: { select: { is_public: true } } } }) : null;
+  const follow = id
+    ? await db.follow.findUnique({ where: { id }, include: { task: { select: { is_public: true } } } })
+    : null;
   if (!follow?.email || !follow.task.is_public) throw new DomainError("invalid", INVALID_TOKEN);
   if (!follow.confirmed_at)
     await db.$transaction(async (tx) => {
-      const { count } = await tx.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmed_at: new Date() } });
+      const { count } = await tx.follow.updateMany({
+        where: { id: follow.id, confirmed_at: null },
+        data: { confirmed_at: new Date() },
+      });
       await countFollowers(tx, follow.task_id, count);
     });
   return { task_id: follow.task_id, email: follow.email };
@@ -96,7 +115,9 @@ export async function followAsUser(user: User, taskId: string, notifications: un
   const follow = await db.$transaction(async (tx) => {
     const saved = existing
       ? await tx.follow.update({ where: { id: existing.id }, data: { notifications: configs, updated_at: new Date() } })
-      : await tx.follow.create({ data: { task_id: taskId, user_id: user.id, notifications: configs, confirmed_at: new Date() } });
+      : await tx.follow.create({
+          data: { task_id: taskId, user_id: user.id, notifications: configs, confirmed_at: new Date() },
+        });
     if (!existing) await countFollowers(tx, taskId, 1);
     return saved;
   });

@@ -31,10 +31,15 @@ export function matchesIfNoneMatch(header: string | null, etag: string): boolean
  * A public read's answer: `body` with its strong tag and the cache policy, or 304 without it when the client's
  * If-None-Match names the tag (the rate limit has counted the request already: the route's bucket).
  */
-export function notModifiedOr(req: Request, body: string, headers: Record<string, string> & { "content-type": string }): Response {
+export function notModifiedOr(
+  req: Request,
+  body: string,
+  headers: Record<string, string> & { "content-type": string },
+): Response {
   const { "content-type": contentType, ...rest } = headers;
   const etag = entityTag(body);
   const common = { ...rest, etag, "cache-control": PUBLIC_CACHE_CONTROL };
-  if (matchesIfNoneMatch(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: common });
+  if (matchesIfNoneMatch(req.headers.get("if-none-match"), etag))
+    return new Response(null, { status: 304, headers: common });
   return new Response(body, { headers: { ...common, "content-type": contentType } });
 }

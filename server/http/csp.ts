@@ -24,8 +24,13 @@ function policy(clerkHost: string | null): [string, string] {
   const clerk = clerkHost ? `https://${clerkHost}` : null;
   const directives: Directives = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", "NONCE", "'strict-dynamic'", ...(env.NODE_ENV === "development" ? ["'unsafe-eval'"] : []),
-      ...(clerk ? [clerk, "https://challenges.cloudflare.com", "https://*.protect.clerk.com"] : [])],
+    "script-src": [
+      "'self'",
+      "NONCE",
+      "'strict-dynamic'",
+      ...(env.NODE_ENV === "development" ? ["'unsafe-eval'"] : []),
+      ...(clerk ? [clerk, "https://challenges.cloudflare.com", "https://*.protect.clerk.com"] : []),
+    ],
     // Inline style attributes are everywhere (React style props, sonner's toasts, Clerk's CSS-in-JS, Swagger UI);
     // styles cannot run script, and the one way outside text reaches a page (server/render) drops every style.
     "style-src": ["'self'", "'unsafe-inline'"],
@@ -41,7 +46,9 @@ function policy(clerkHost: string | null): [string, string] {
     // badge is an image (an <img> needs no framing).
     "frame-ancestors": ["'none'"],
   };
-  const text = Object.entries(directives).map(([name, values]) => `${name} ${values.join(" ")}`).join("; ");
+  const text = Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
   const [before, after] = text.split("NONCE") as [string, string];
   return [before, after];
 }

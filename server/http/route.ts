@@ -12,10 +12,17 @@ import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
 
 type Handler<P> = (req: Request, params: P) => Promise<Response>;
 
-const json = (status: number, body: unknown, headers: Record<string, string>) => Response.json(body, { status, headers });
+const json = (status: number, body: unknown, headers: Record<string, string>) =>
+  Response.json(body, { status, headers });
 
 export function route<P = Record<string, never>>(
-  opts: { bucket?: Bucket; /** An answer of the route's own kind when the client is over its limit (a form redirects). */ limited?: (req: Request, message: string) => Response },
+  opts: {
+    bucket?: Bucket;
+    /** An answer of the route's own kind when the client is over its limit (a form redirects). */ limited?: (
+      req: Request,
+      message: string,
+    ) => Response;
+  },
   handle: Handler<P>,
 ) {
   return async (req: Request, context?: { params?: Promise<P> }) => {
@@ -36,7 +43,12 @@ export function route<P = Record<string, never>>(
     } catch (e) {
       if (isDomainError(e)) return json(HTTP_STATUS[e.code], { detail: e.message }, { ...headers, ...e.headers });
       if (isZodError(e)) return json(422, { detail: validationDetails(e.issues, params, () => "path") }, headers);
-      if (isDatabaseUnavailable(e)) return json(503, { detail: DATABASE_UNAVAILABLE }, { ...headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+      if (isDatabaseUnavailable(e))
+        return json(
+          503,
+          { detail: DATABASE_UNAVAILABLE },
+          { ...headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+        );
       console.error(`[request ${headers["x-request-id"]}] ${req.method} ${new URL(req.url).pathname} failed:`, e);
       return json(500, { detail: "Internal Server Error" }, headers);
     }

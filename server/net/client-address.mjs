@@ -8,7 +8,9 @@ import ipaddr from "ipaddr.js";
 /** A bare, normalised address (IPv4-mapped IPv6 as IPv4), or null when `entry` is not one. */
 export function normalizeAddress(entry) {
   // Some proxies write ports: "203.0.113.7:5123", "[2001:db8::1]:443".
-  const s = String(entry ?? "").trim().replace(/^\[([^\]]*)\](?::\d+)?$|^([\d.]+):\d+$/, "$1$2");
+  const s = String(entry ?? "")
+    .trim()
+    .replace(/^\[([^\]]*)\](?::\d+)?$|^([\d.]+):\d+$/, "$1$2");
   if (!ipaddr.IPv4.isValidFourPartDecimal(s) && !ipaddr.IPv6.isValid(s)) return null;
   return ipaddr.process(s).toString();
 }

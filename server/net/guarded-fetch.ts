@@ -17,11 +17,16 @@ export function isPublicAddress(ip: string) {
   return ipaddr.process(ip).range() === "unicast";
 }
 
-const checkedLookup: typeof dns.lookup = ((hostname: string, options: dns.LookupOptions, callback: (...a: unknown[]) => void) => {
+const checkedLookup: typeof dns.lookup = ((
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: (...a: unknown[]) => void,
+) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses: dns.LookupAddress[]) => {
     if (err) return callback(err);
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
-    if (blocked) return callback(new BlockedAddressError(`${hostname} resolves to a non-public address (${blocked.address})`));
+    if (blocked)
+      return callback(new BlockedAddressError(`${hostname} resolves to a non-public address (${blocked.address})`));
     if (options.all) return callback(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);
   });
@@ -38,7 +43,14 @@ export type GuardedResponse = { status: number; headers: Record<string, string |
 
 export async function guardedFetch(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; maxBytes?: number; allowPrivate?: boolean } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    timeoutMs?: number;
+    maxBytes?: number;
+    allowPrivate?: boolean;
+  } = {},
 ): Promise<GuardedResponse> {
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[|\]$/g, "");

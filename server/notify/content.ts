@@ -4,7 +4,13 @@ import { executionView } from "../tasks/views";
 import type { Delivery } from "./deliveries";
 import type { Notice } from "./events";
 
-export type Content = { subject: string; title: string; answer: string; evidence: string; sources: { url: string; title: string }[] };
+export type Content = {
+  subject: string;
+  title: string;
+  answer: string;
+  evidence: string;
+  sources: { url: string; title: string }[];
+};
 
 const WHAT_TO_DO =
   "What to do: if the error names a key, a setting or an address, fix it (the watch page says more). A provider that " +
@@ -26,7 +32,10 @@ export async function noticeContent(notice: Notice, d: Delivery): Promise<Conten
       };
     }
     case "task.condition_retracted": {
-      const retracted = await db.execution.findUnique({ where: { id: notice.retracted_execution_id }, select: { notification: true, completed_at: true } });
+      const retracted = await db.execution.findUnique({
+        where: { id: notice.retracted_execution_id },
+        select: { notification: true, completed_at: true },
+      });
       const was = (retracted?.notification as { title?: string } | null)?.title ?? "the last finding";
       const when = retracted?.completed_at ? ` on ${retracted.completed_at.toISOString().slice(0, 10)}` : "";
       return {

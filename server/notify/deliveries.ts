@@ -48,7 +48,8 @@ async function emailCapReason(query: Query, userId: string | null, recipient: st
               WHERE recipient = $2 AND notification_type = 'email' AND created_at > now() - interval '1 hour' AND ${COUNTED}) AS per_recipient`,
     [userId, recipient],
   );
-  if (userId && counts!.per_user >= env.EMAILS_PER_USER_PER_DAY) return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
+  if (userId && counts!.per_user >= env.EMAILS_PER_USER_PER_DAY)
+    return `daily email limit reached (${env.EMAILS_PER_USER_PER_DAY} per user per day)`;
   if (counts!.per_recipient >= env.EMAILS_PER_RECIPIENT_PER_HOUR)
     return `hourly email limit reached for ${recipient} (${env.EMAILS_PER_RECIPIENT_PER_HOUR} per hour)`;
   return null;
@@ -66,14 +67,29 @@ export function claimAttempt(rec: Attempt, failed?: string): Promise<Claim> {
       );
       if (existing) return { existing };
     }
-    const blocked = failed ? null : rec.notification_type === "email" ? await emailCapReason(query, rec.user_id, rec.recipient) : null;
+    const blocked = failed
+      ? null
+      : rec.notification_type === "email"
+        ? await emailCapReason(query, rec.user_id, rec.recipient)
+        : null;
     const status: SendStatus = blocked ? "skipped" : "failed";
     // A concurrent claim of the same attempt loses on the unique key: it finds the winner's record instead.
     const [row] = await query<{ id: string }>(
       `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, attempt, status, error_message, audience)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8::"SendStatus", $9, $10)
        ON CONFLICT (execution_id, event, notification_type, attempt, audience) DO NOTHING RETURNING id`,
-      [rec.user_id, rec.task_id, rec.execution_id, rec.event, rec.notification_type, rec.recipient, rec.attempt, status, failed ?? blocked ?? INTERRUPTED, audience],
+      [
+        rec.user_id,
+        rec.task_id,
+        rec.execution_id,
+        rec.event,
+        rec.notification_type,
+        rec.recipient,
+        rec.attempt,
+        status,
+        failed ?? blocked ?? INTERRUPTED,
+        audience,
+      ],
     );
     if (!row) return { existing: { status: "failed", error_message: INTERRUPTED } };
     return blocked ? { id: row.id, blocked } : { id: row.id };
@@ -91,6 +107,11 @@ export async function loadDelivery(executionId: string, type: NotificationType) 
     include: { task: { include: { user: true, notifications: { where: { type } } } } },
   });
   if (!execution) return null;
-  return { execution, task: execution.task, user: execution.task.user, config: execution.task.notifications[0] ?? null };
+  return {
+    execution,
+    task: execution.task,
+    user: execution.task.user,
+    config: execution.task.notifications[0] ?? null,
+  };
 }
 export type Delivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;

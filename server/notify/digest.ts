@@ -12,16 +12,40 @@ import { watchUrl } from "./links";
 
 const DAY_MS = 24 * 3_600_000;
 
-type Row = { id: string; task_id: string; name: string; is_public: boolean; completed_at: Date; title: string | null; answer: string | null; retraction: boolean };
+type Row = {
+  id: string;
+  task_id: string;
+  name: string;
+  is_public: boolean;
+  completed_at: Date;
+  title: string | null;
+  answer: string | null;
+  retraction: boolean;
+};
 
-type Finding = { taskId: string; watchName: string; watchUrl: string; title: string; answer: string; at: Date; retraction: boolean };
+type Finding = {
+  taskId: string;
+  watchName: string;
+  watchUrl: string;
+  title: string;
+  answer: string;
+  at: Date;
+  retraction: boolean;
+};
 
 /**
  * The digest's sections: one per watch, in the order of each watch's first finding of the day, its findings in
  * time order, each stamped in the reader's time zone.
  */
 export function groupByWatch(findings: Finding[], timezone: string): DigestGroup[] {
-  const stamp = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  const stamp = new Intl.DateTimeFormat("en-GB", {
+    timeZone: timezone,
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
   const groups = new Map<string, DigestGroup>();
   for (const f of [...findings].sort((a, b) => a.at.getTime() - b.at.getTime())) {
     let group = groups.get(f.taskId);
@@ -63,13 +87,23 @@ export async function sendDigest(userId: string, dueAt: string): Promise<{ next:
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.email_digest !== "daily" || !user.is_active) return { next: null, findings: 0 };
   const next = nextDigestAt(user, new Date(due.getTime() + 60_000));
-  const { count } = await db.user.updateMany({ where: { id: userId, next_digest_at: due }, data: { last_digest_at: due, next_digest_at: next } });
+  const { count } = await db.user.updateMany({
+    where: { id: userId, next_digest_at: due },
+    data: { last_digest_at: due, next_digest_at: next },
+  });
   if (!count) return { next: null, findings: 0 };
   const findings = await findingsBetween(userId, user.last_digest_at ?? new Date(due.getTime() - DAY_MS), due);
   if (findings.length)
-    await sendRecorded({ user_id: userId, task_id: null, execution_id: null, event: "digest.daily", recipient: user.email }, async () => ({
-      subject: `Your Watch digest: ${findings.length} finding${findings.length === 1 ? "" : "s"}`,
-      react: DailyDigest({ count: findings.length, groups: groupByWatch(findings, user.timezone), settingsUrl: `${env.APP_URL}/dashboard/settings` }),
-    }));
+    await sendRecorded(
+      { user_id: userId, task_id: null, execution_id: null, event: "digest.daily", recipient: user.email },
+      async () => ({
+        subject: `Your Watch digest: ${findings.length} finding${findings.length === 1 ? "" : "s"}`,
+        react: DailyDigest({
+          count: findings.length,
+          groups: groupByWatch(findings, user.timezone),
+          settingsUrl: `${env.APP_URL}/dashboard/settings`,
+        }),
+      }),
+    );
   return { next: next.toISOString(), findings: findings.length };
 }

@@ -11,13 +11,25 @@ import { env } from "../env";
 import { heldUntil } from "../users/settings";
 import { db, type User } from "../db";
 import { noticeContent, type Content } from "./content";
-import { claimAttempt, loadDelivery, settleAttempt, type Attempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import {
+  claimAttempt,
+  loadDelivery,
+  settleAttempt,
+  type Attempt,
+  type Delivery,
+  type DeliveryOutcome,
+} from "./deliveries";
 import { eventSuffix, toAccount, type Notice } from "./events";
 import type { NotificationConfig } from "../tasks/schemas";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
-type Message = { subject: string; react: React.ReactElement; idempotencyKey?: string; headers?: Record<string, string> };
+type Message = {
+  subject: string;
+  react: React.ReactElement;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+};
 
 export const NOT_CONFIGURED = "Email is not configured on this server: set RESEND_API_KEY";
 export const VERIFY_LINK_TTL_MS = 7 * 24 * 3_600_000;
@@ -36,8 +48,15 @@ async function sendMail(to: string, message: Message): Promise<Sent> {
  * One email as one recorded send: claimed (caps included), sent, settled. `hold` may skip it after the claim (an
  * unverified address), with the reason recorded.
  */
-export async function sendRecorded(attempt: Omit<Attempt, "notification_type" | "attempt">, message: () => Promise<Message>, hold?: () => Promise<string | null>): Promise<Sent> {
-  const claim = await claimAttempt({ ...attempt, notification_type: "email", attempt: 1 }, env.RESEND_API_KEY ? undefined : NOT_CONFIGURED);
+export async function sendRecorded(
+  attempt: Omit<Attempt, "notification_type" | "attempt">,
+  message: () => Promise<Message>,
+  hold?: () => Promise<string | null>,
+): Promise<Sent> {
+  const claim = await claimAttempt(
+    { ...attempt, notification_type: "email", attempt: 1 },
+    env.RESEND_API_KEY ? undefined : NOT_CONFIGURED,
+  );
   if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
   if (claim.blocked) return { status: "skipped", error: claim.blocked };
@@ -53,11 +72,18 @@ export async function sendRecorded(attempt: Omit<Attempt, "notification_type" | 
 }
 
 /** null when the owner may receive mail at `address`; otherwise why not (a verification link is sent once per link lifetime). */
-export async function unverifiedReason(user: User, task: { id: string; name: string }, address: string): Promise<string | null> {
+export async function unverifiedReason(
+  user: User,
+  task: { id: string; name: string },
+  address: string,
+): Promise<string | null> {
   if (address.toLowerCase() === user.email.toLowerCase()) return null;
-  const existing = await db.emailVerification.findUnique({ where: { user_id_email: { user_id: user.id, email: address } } });
+  const existing = await db.emailVerification.findUnique({
+    where: { user_id_email: { user_id: user.id, email: address } },
+  });
   if (existing?.verified_at) return null;
-  if (existing && Date.now() - existing.created_at.getTime() < VERIFY_LINK_TTL_MS) return `address not verified: waiting for ${address} to confirm`;
+  if (existing && Date.now() - existing.created_at.getTime() < VERIFY_LINK_TTL_MS)
+    return `address not verified: waiting for ${address} to confirm`;
   const token = randomBytes(24).toString("base64url");
   await db.emailVerification.upsert({
     where: { user_id_email: { user_id: user.id, email: address } },
@@ -66,28 +92,48 @@ export async function unverifiedReason(user: User, task: { id: string; name: str
   });
   const sent = await sendRecorded(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "email.verification", recipient: address },
-    async () => ({ subject: "Confirm your address for Watch", react: VerifyAddress({ verifyUrl: verifyUrl(token), watchName: task.name }) }),
+    async () => ({
+      subject: "Confirm your address for Watch",
+      react: VerifyAddress({ verifyUrl: verifyUrl(token), watchName: task.name }),
+    }),
   );
   if (sent.status !== "sent") return `address not verified; the verification email could not be sent (${sent.error})`;
   return `address not verified: verification link sent to ${address}`;
 }
 
-async function notificationEmail(task: { id: string; name: string; is_public: boolean }, content: Omit<Content, "subject">) {
-  return WatchNotification({ watchName: task.name, ...content, watchUrl: watchUrl(task), action: { label: "Pause this watch", url: await pauseUrl(task.id) } });
+async function notificationEmail(
+  task: { id: string; name: string; is_public: boolean },
+  content: Omit<Content, "subject">,
+) {
+  return WatchNotification({
+    watchName: task.name,
+    ...content,
+    watchUrl: watchUrl(task),
+    action: { label: "Pause this watch", url: await pauseUrl(task.id) },
+  });
 }
 
 /** Who a run's notice goes to by email: the owner's channel (or address), or a follower's. */
 async function emailTarget(d: Delivery, notice: Notice, followId?: string | null) {
   if (!followId) {
-    if (toAccount(notice.event)) return { audience: "owner", user: d.user, address: d.user.email, verify: false, unsubscribe: null };
-    return d.config?.address ? { audience: "owner", user: d.user, address: d.config.address, verify: true, unsubscribe: null } : null;
+    if (toAccount(notice.event))
+      return { audience: "owner", user: d.user, address: d.user.email, verify: false, unsubscribe: null };
+    return d.config?.address
+      ? { audience: "owner", user: d.user, address: d.config.address, verify: true, unsubscribe: null }
+      : null;
   }
   const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
   if (!follow?.confirmed_at || follow.task_id !== d.task.id || !d.task.is_public) return null;
   const channel = (follow.notifications as NotificationConfig[]).find((n) => n.type === "email");
   const address = follow.email ?? (channel?.type === "email" ? channel.address : null);
   if (!address) return null;
-  return { audience: `follow:${follow.id}`, user: follow.user, address, verify: !!follow.user, unsubscribe: await unsubscribeUrls(follow.id) };
+  return {
+    audience: `follow:${follow.id}`,
+    user: follow.user,
+    address,
+    verify: !!follow.user,
+    unsubscribe: await unsubscribeUrls(follow.id),
+  };
 }
 
 /**
@@ -110,20 +156,40 @@ export type EmailPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; a
  * until a new address is confirmed) and to each follower (with a visible unsubscribe link and RFC 8058 one-click
  * headers); a failing watch, its recovery and a spent budget to the account's own address.
  */
-export async function deliverEmail(executionId: string, notice: Notice, followId?: string | null): Promise<DeliveryOutcome> {
+export async function deliverEmail(
+  executionId: string,
+  notice: Notice,
+  followId?: string | null,
+): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "email");
   const target = d && (await emailTarget(d, notice, followId));
   if (!d || !target) return { status: "none", retry: false };
   const sent = await sendRecorded(
-    { user_id: target.user?.id ?? null, audience: target.audience, task_id: d.task.id, execution_id: executionId, event: notice.event, recipient: target.address },
+    {
+      user_id: target.user?.id ?? null,
+      audience: target.audience,
+      task_id: d.task.id,
+      execution_id: executionId,
+      event: notice.event,
+      recipient: target.address,
+    },
     async () => {
       const { subject, ...content } = await noticeContent(notice, d);
       const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}`;
       if (!target.unsubscribe) return { subject, react: await notificationEmail(d.task, content), idempotencyKey };
       return {
         subject,
-        react: WatchNotification({ watchName: d.task.name, ...content, watchUrl: watchUrl(d.task), whose: "A watch you follow", action: { label: "Unsubscribe", url: target.unsubscribe.page } }),
-        headers: { "List-Unsubscribe": `<${target.unsubscribe.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        react: WatchNotification({
+          watchName: d.task.name,
+          ...content,
+          watchUrl: watchUrl(d.task),
+          whose: "A watch you follow",
+          action: { label: "Unsubscribe", url: target.unsubscribe.page },
+        }),
+        headers: {
+          "List-Unsubscribe": `<${target.unsubscribe.oneClick}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
         idempotencyKey,
       };
     },
@@ -133,7 +199,11 @@ export async function deliverEmail(executionId: string, notice: Notice, followId
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */
-export function sendTestEmail(user: User, task: { id: string; name: string; is_public: boolean }, address: string): Promise<Sent> {
+export function sendTestEmail(
+  user: User,
+  task: { id: string; name: string; is_public: boolean },
+  address: string,
+): Promise<Sent> {
   return sendRecorded(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "task.test", recipient: address },
     async () => ({

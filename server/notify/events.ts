@@ -2,7 +2,13 @@
  * What a run announces (CONTRACT §8): webhook `type` values, email subjects and send records' `event`. A run's notices
  * are decided when it is recorded (server/runs/steps.ts) and delivered by the run workflow, each by email and webhook.
  */
-export const WATCH_EVENTS = ["task.condition_met", "task.condition_retracted", "task.run_failed", "task.run_recovered", "account.budget_exhausted"] as const;
+export const WATCH_EVENTS = [
+  "task.condition_met",
+  "task.condition_retracted",
+  "task.run_failed",
+  "task.run_recovered",
+  "account.budget_exhausted",
+] as const;
 export type WatchEvent = (typeof WATCH_EVENTS)[number];
 
 /** An event with what its payload adds to `data.task` and `data.execution`. */
@@ -15,7 +21,13 @@ export type Notice =
   | { event: "account.budget_exhausted"; runs_limit: number; resumes_at: string };
 
 /** Every kind of send record: a run's events, a test send, an address verification, a follow's confirmation. */
-export const SEND_EVENTS = [...WATCH_EVENTS, "task.test", "email.verification", "follow.confirmation", "digest.daily"] as const;
+export const SEND_EVENTS = [
+  ...WATCH_EVENTS,
+  "task.test",
+  "email.verification",
+  "follow.confirmation",
+  "digest.daily",
+] as const;
 export type SendEvent = (typeof SEND_EVENTS)[number];
 
 /**
@@ -25,7 +37,9 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
 export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met" ? "" : `:${event}`);
 
 /** Events about the watch or the account itself, mailed to the account's own address rather than the watch's channel. */
-export const toAccount = (event: WatchEvent) => event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";
+export const toAccount = (event: WatchEvent) =>
+  event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";
 
 /** What followers of a public watch receive (CONTRACT §9): its findings and their retractions. */
-export const forFollowers = (event: WatchEvent) => event === "task.condition_met" || event === "task.condition_retracted";
+export const forFollowers = (event: WatchEvent) =>
+  event === "task.condition_met" || event === "task.condition_retracted";

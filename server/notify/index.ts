@@ -9,10 +9,16 @@ export { deliverWebhook, followersOf, webhookPayload, WEBHOOK_RETRY_DELAYS_MS } 
 export type { DeliveryOutcome } from "./deliveries";
 
 export async function sendTestNotification(user: User, taskId: string, type: NotificationType) {
-  const task = await db.task.findFirst({ where: { id: taskId, user_id: user.id }, include: { notifications: { where: { type } } } });
+  const task = await db.task.findFirst({
+    where: { id: taskId, user_id: user.id },
+    include: { notifications: { where: { type } } },
+  });
   if (!task) throw notFound();
   const config = task.notifications[0];
   if (!config) throw new DomainError("invalid", `This task has no ${type} notification configured`);
-  const sent = type === "email" ? await sendTestEmail(user, task, config.address ?? "") : await sendTestWebhook(user, task, config);
+  const sent =
+    type === "email"
+      ? await sendTestEmail(user, task, config.address ?? "")
+      : await sendTestWebhook(user, task, config);
   return { status: sent.status, error_message: sent.error };
 }

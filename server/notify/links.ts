@@ -17,7 +17,9 @@ export const watchUrl = (task: { id: string; is_public: boolean }) =>
   task.is_public ? `${env.APP_URL}/w/${task.id}` : `${env.APP_URL}/dashboard/w/${task.id}`;
 
 const mac = async (purpose: Purpose, subject: string, expires: number) =>
-  createHmac("sha256", await serviceKey("email-links")).update(`${purpose}:${subject}:${expires}`).digest("base64url");
+  createHmac("sha256", await serviceKey("email-links"))
+    .update(`${purpose}:${subject}:${expires}`)
+    .digest("base64url");
 
 /** `<subject>.<expiry, unix seconds; 0 = never>.<mac>` */
 export async function signToken(purpose: Purpose, subject: string, ttlMs: number | null, now = Date.now()) {
@@ -46,5 +48,8 @@ export const followConfirmUrl = async (followId: string) =>
 /** The page with the unsubscribe button, and the RFC 8058 one-click endpoint for List-Unsubscribe. */
 export async function unsubscribeUrls(followId: string) {
   const token = await signToken("unsubscribe", followId, null);
-  return { page: `${env.APP_URL}/unsubscribe?token=${token}`, oneClick: `${env.APP_URL}/unsubscribe/one-click?token=${token}` };
+  return {
+    page: `${env.APP_URL}/unsubscribe?token=${token}`,
+    oneClick: `${env.APP_URL}/unsubscribe/one-click?token=${token}`,
+  };
 }

@@ -48,16 +48,26 @@ const isWatchEvent = (event: string): event is WatchEvent => (WATCH_EVENTS as re
 export async function redeliver(user: User, sendId: string) {
   const send = await db.notificationSend.findFirst({ where: { id: sendId, user_id: user.id } });
   if (!send) throw notFound("Send");
-  if (send.notification_type !== "webhook") throw new DomainError("invalid", "Only webhook deliveries can be redelivered");
-  if (!send.execution_id || !isWatchEvent(send.event)) throw new DomainError("invalid", "Only deliveries of a run can be redelivered, not test sends");
+  if (send.notification_type !== "webhook")
+    throw new DomainError("invalid", "Only webhook deliveries can be redelivered");
+  if (!send.execution_id || !isWatchEvent(send.event))
+    throw new DomainError("invalid", "Only deliveries of a run can be redelivered, not test sends");
   const d = await loadDelivery(send.execution_id, "webhook");
   if (!d) throw new DomainError("invalid", "The watch or run of this delivery was deleted");
-  const target = await webhookTarget(d, send.audience.startsWith("follow:") ? send.audience.slice("follow:".length) : null);
+  const target = await webhookTarget(
+    d,
+    send.audience.startsWith("follow:") ? send.audience.slice("follow:".length) : null,
+  );
   if (!target) throw new DomainError("invalid", "That webhook is no longer configured (or the follow ended)");
   const notices = (d.execution.notices as Notice[] | null) ?? [{ event: "task.condition_met" }];
   const notice = notices.find((n) => n.event === send.event) ?? ({ event: "task.condition_met" } as Notice);
   const last = await db.notificationSend.aggregate({
-    where: { execution_id: send.execution_id, event: send.event, notification_type: "webhook", audience: send.audience },
+    where: {
+      execution_id: send.execution_id,
+      event: send.event,
+      notification_type: "webhook",
+      audience: send.audience,
+    },
     _max: { attempt: true },
   });
   const claim = await claimAttempt({

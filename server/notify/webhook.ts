@@ -19,7 +19,13 @@ const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 const TIMEOUT_MS = 10_000;
 
 /** `publicView`: what a follower sees of the run (no model, usage or error text). */
-export function webhookPayload(task: Task, execution: Execution, notice: Notice | { event: "task.test" }, publicView = false, now = new Date()) {
+export function webhookPayload(
+  task: Task,
+  execution: Execution,
+  notice: Notice | { event: "task.test" },
+  publicView = false,
+  now = new Date(),
+) {
   const e = publicView ? publicExecutionView(execution) : executionView(execution);
   const { event, ...extra } = notice;
   return {
@@ -51,7 +57,8 @@ export function webhookPayload(task: Task, execution: Execution, notice: Notice 
 }
 
 /** Stable per execution and event: a retry or a redelivery carries the same id, so receivers can drop duplicates. */
-export const messageId = (executionId: string, event: WatchEvent) => `msg_${executionId}${eventSuffix(event).replace(":", "_")}`;
+export const messageId = (executionId: string, event: WatchEvent) =>
+  `msg_${executionId}${eventSuffix(event).replace(":", "_")}`;
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 
@@ -74,7 +81,14 @@ async function post(user: User, config: Endpoint, msgId: string, payload: unknow
     "webhook-signature": signatures.join(" "),
   };
   try {
-    const res = await guardedFetch(url, { method: config.method ?? "POST", headers, body, timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE });
+    const res = await guardedFetch(url, {
+      method: config.method ?? "POST",
+      headers,
+      body,
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    });
     if (res.status >= 200 && res.status < 300) return { status: "sent", error: null, permanent: false };
     if (res.status >= 300 && res.status < 400)
       return { status: "failed", error: `HTTP ${res.status}: redirects are not followed`, permanent: false };
@@ -95,11 +109,18 @@ export async function webhookTarget(d: Delivery, followId?: string | null): Prom
   const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
   if (!follow?.user || !follow.confirmed_at || follow.task_id !== d.task.id) return null;
   const hook = (follow.notifications as NotificationConfig[]).find((n) => n.type === "webhook");
-  return hook?.type === "webhook" ? { audience: `follow:${follow.id}`, user: follow.user, endpoint: hook, publicView: true } : null;
+  return hook?.type === "webhook"
+    ? { audience: `follow:${follow.id}`, user: follow.user, endpoint: hook, publicView: true }
+    : null;
 }
 
 /** One attempt of a run's notice by webhook; retried by the workflow while it fails for a reason that may pass. */
-export async function deliverWebhook(executionId: string, notice: Notice, attempt: number, followId?: string | null): Promise<DeliveryOutcome> {
+export async function deliverWebhook(
+  executionId: string,
+  notice: Notice,
+  attempt: number,
+  followId?: string | null,
+): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "webhook");
   const target = d && (await webhookTarget(d, followId));
   if (!d || !target) return { status: "none", retry: false };
@@ -121,15 +142,30 @@ export async function deliverWebhook(executionId: string, notice: Notice, attemp
 
 /** A run's notice, posted to a target (the caller claims and settles the attempt). */
 export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
-  post(target.user, target.endpoint, messageId(d.execution.id, notice.event), webhookPayload(d.task, d.execution, notice, target.publicView));
+  post(
+    target.user,
+    target.endpoint,
+    messageId(d.execution.id, notice.event),
+    webhookPayload(d.task, d.execution, notice, target.publicView),
+  );
 
 /** The confirmed followers of a public watch to notify, by channel: each delivery is a workflow of its own. */
 export async function followersOf(executionId: string): Promise<{ email: string[]; webhook: string[] }> {
-  const execution = await db.execution.findUnique({ where: { id: executionId }, select: { task: { select: { id: true, is_public: true } } } });
+  const execution = await db.execution.findUnique({
+    where: { id: executionId },
+    select: { task: { select: { id: true, is_public: true } } },
+  });
   if (!execution?.task.is_public) return { email: [], webhook: [] };
-  const follows = await db.follow.findMany({ where: { task_id: execution.task.id, confirmed_at: { not: null } }, select: { id: true, email: true, notifications: true } });
-  const has = (f: (typeof follows)[number], type: "email" | "webhook") => (f.notifications as NotificationConfig[]).some((n) => n.type === type);
-  return { email: follows.filter((f) => f.email || has(f, "email")).map((f) => f.id), webhook: follows.filter((f) => has(f, "webhook")).map((f) => f.id) };
+  const follows = await db.follow.findMany({
+    where: { task_id: execution.task.id, confirmed_at: { not: null } },
+    select: { id: true, email: true, notifications: true },
+  });
+  const has = (f: (typeof follows)[number], type: "email" | "webhook") =>
+    (f.notifications as NotificationConfig[]).some((n) => n.type === type);
+  return {
+    email: follows.filter((f) => f.email || has(f, "email")).map((f) => f.id),
+    webhook: follows.filter((f) => has(f, "webhook")).map((f) => f.id),
+  };
 }
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */

@@ -23,7 +23,10 @@ export async function listPublicTasks(query: PublicListQuery) {
 }
 
 export async function listUserPublicTasks(username: string) {
-  const user = await db.user.findUnique({ where: { username: username.toLowerCase() }, select: { id: true, username: true } });
+  const user = await db.user.findUnique({
+    where: { username: username.toLowerCase() },
+    select: { id: true, username: true },
+  });
   if (!user) throw notFound("User");
   const rows = await findTasks({ userId: user.id, publicOnly: true });
   return { username: user.username!, tasks: rows.map(publicTaskView) };
@@ -31,7 +34,11 @@ export async function listUserPublicTasks(username: string) {
 
 /** The executions of a public watch whose condition was met, newest first. */
 export async function publicFindings(taskId: string, limit = 50) {
-  return db.execution.findMany({ where: { task_id: taskId, condition_met: true }, orderBy: { created_at: "desc" }, take: limit });
+  return db.execution.findMany({
+    where: { task_id: taskId, condition_met: true },
+    orderBy: { created_at: "desc" },
+    take: limit,
+  });
 }
 
 /**
@@ -76,7 +83,8 @@ async function publicFeed(taskId: string) {
       title,
       id: e.id,
       link: `${page}#${e.id}`,
-      description: renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
+      description:
+        renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
       date,
       published: date,
     };
@@ -129,7 +137,8 @@ export async function joinWaitlist(rawEmail: string) {
     });
     return { message: "You're on the waitlist. We'll email you when your spot opens.", position };
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw new DomainError("conflict", "Email already on waitlist");
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
+      throw new DomainError("conflict", "Email already on waitlist");
     throw e;
   }
 }

@@ -23,12 +23,22 @@ export function verdictSentence(r: Resolution): string {
 }
 
 /** Colours with at least 4.5:1 contrast against the badge's white text. */
-export const VERDICT_COLORS: Record<Resolution["status"], string> = { watching: "#0969da", met: "#1a7f37", resolved: "#8250df" };
+export const VERDICT_COLORS: Record<Resolution["status"], string> = {
+  watching: "#0969da",
+  met: "#1a7f37",
+  resolved: "#8250df",
+};
 
 /**
  * A shields-style badge (badge-maker: text widths measured in Verdana, `role="img"`, an `aria-label` and a `<title>`
  * that read "watch: met · 2 Nov 2026"). It holds no text of the watch's own, only its status and date.
  */
 export function verdictBadge(r: Resolution): string {
-  return makeBadge({ label: "watch", message: verdictLabel(r), color: VERDICT_COLORS[r.status], labelColor: "#555", style: "flat" });
+  return makeBadge({
+    label: "watch",
+    message: verdictLabel(r),
+    color: VERDICT_COLORS[r.status],
+    labelColor: "#555",
+    style: "flat",
+  });
 }

@@ -33,8 +33,29 @@ const heading = (level: number) => () => ({ tagName: `h${level}`, attribs: {} })
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    "p", "br", "hr", "strong", "em", "s", "code", "pre", "blockquote", "ul", "ol", "li", "a", "span",
-    "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td",
+    "p",
+    "br",
+    "hr",
+    "strong",
+    "em",
+    "s",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "span",
+    "h4",
+    "h5",
+    "h6",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
   ],
   allowedAttributes: { a: ["href", "rel"], ol: ["start"] },
   allowedSchemes: ["http", "https", "mailto"],
@@ -71,7 +92,8 @@ export function renderMarkdown(text: string): string {
   return html;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The agent's sources as an HTML list (RSS); pages and email build theirs with React from `sourceHref`. */
 export function renderSourceList(sources: { url: string; title: string }[]): string {

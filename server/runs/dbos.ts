@@ -13,7 +13,20 @@ import { env } from "../env";
 import type { Scheduler } from "../scheduler";
 import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
-import { armed, digestArmed, digestRun, emailDelivery, flowControl, followUpId, retentionArmed, retentionRun, watchRun, webhookDelivery, type FollowUp, type WorkflowStep } from "./workflow";
+import {
+  armed,
+  digestArmed,
+  digestRun,
+  emailDelivery,
+  flowControl,
+  followUpId,
+  retentionArmed,
+  retentionRun,
+  watchRun,
+  webhookDelivery,
+  type FollowUp,
+  type WorkflowStep,
+} from "./workflow";
 import { sql } from "../db/sql";
 
 const QUEUE = "watch-runs";
@@ -29,7 +42,10 @@ const queued = (workflowID: string, at: number) => {
 };
 
 async function enqueueRun(taskId: string, trigger: RunTrigger, workflowID: string) {
-  await DBOS.startWorkflow(registered.watchRun, queued(workflowID, "scheduledFor" in trigger ? trigger.scheduledFor : Date.now()))(taskId, trigger);
+  await DBOS.startWorkflow(
+    registered.watchRun,
+    queued(workflowID, "scheduledFor" in trigger ? trigger.scheduledFor : Date.now()),
+  )(taskId, trigger);
 }
 
 async function start(followUp: FollowUp) {
@@ -39,10 +55,16 @@ async function start(followUp: FollowUp) {
       return enqueueRun(followUp.data.taskId, { scheduledFor: new Date(followUp.data.at).getTime() }, workflowID);
     case "watch/digest.armed": {
       const { userId, at } = followUp.data;
-      return void (await DBOS.startWorkflow(registered.digestRun, queued(workflowID, Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS))(userId, at));
+      return void (await DBOS.startWorkflow(
+        registered.digestRun,
+        queued(workflowID, Date.parse(at) - env.WATCH_CLOCK_OFFSET_MS),
+      )(userId, at));
     }
     case "watch/retention.armed":
-      return void (await DBOS.startWorkflow(registered.retentionRun, queued(workflowID, Date.parse(followUp.data.at) - env.WATCH_CLOCK_OFFSET_MS))(followUp.data.at));
+      return void (await DBOS.startWorkflow(
+        registered.retentionRun,
+        queued(workflowID, Date.parse(followUp.data.at) - env.WATCH_CLOCK_OFFSET_MS),
+      )(followUp.data.at));
     case "watch/email.deliver": {
       const { executionId, notice, followId } = followUp.data;
       return void (await DBOS.startWorkflow(registered.emailDelivery, { workflowID })(executionId, notice, followId));
@@ -60,7 +82,13 @@ async function start(followUp: FollowUp) {
  * too (1 s doubling, for about half an hour, only while the database is unreachable): a run failed there would leave
  * its execution open and its watch without a next wake-up. The record step is safe to repeat (`alreadyRecorded`).
  */
-const DATABASE_STEP = { retriesAllowed: true, shouldRetry: isDatabaseUnavailable, intervalSeconds: 1, backoffRate: 2, maxAttempts: 12 };
+const DATABASE_STEP = {
+  retriesAllowed: true,
+  shouldRetry: isDatabaseUnavailable,
+  intervalSeconds: 1,
+  backoffRate: 2,
+  maxAttempts: 12,
+};
 
 const step: WorkflowStep = {
   run: (id, fn, opts) => DBOS.runStep(fn, { name: id, ...(opts?.database ? DATABASE_STEP : {}) }),
@@ -79,7 +107,9 @@ const g = globalThis as unknown as {
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
 const registered = (g.__watchDbos ??= {
-  watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), { name: "watchRun" }),
+  watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), {
+    name: "watchRun",
+  }),
   webhookDelivery: DBOS.registerWorkflow(
     (executionId: string, notice?: Notice, followId?: string) => webhookDelivery(step, executionId, notice, followId),
     { name: "webhookDelivery" },
@@ -89,7 +119,9 @@ const registered = (g.__watchDbos ??= {
     { name: "emailDelivery" },
   ),
   digestRun: DBOS.registerWorkflow((userId: string, at: string) => digestRun(step, userId, at), { name: "digestRun" }),
-  retentionRun: DBOS.registerWorkflow((at: string) => retentionRun(step, at, forgetFinishedWorkflows), { name: "retentionRun" }),
+  retentionRun: DBOS.registerWorkflow((at: string) => retentionRun(step, at, forgetFinishedWorkflows), {
+    name: "retentionRun",
+  }),
 });
 
 /**
@@ -151,7 +183,10 @@ function queueHealth(): string {
  */
 function withIdleTransactionTimeout(databaseUrl: string) {
   const url = new URL(databaseUrl);
-  url.searchParams.set("options", `${url.searchParams.get("options") ?? ""} -c idle_in_transaction_session_timeout=60000`.trim());
+  url.searchParams.set(
+    "options",
+    `${url.searchParams.get("options") ?? ""} -c idle_in_transaction_session_timeout=60000`.trim(),
+  );
   return url.toString();
 }
 
@@ -173,16 +208,31 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
   // embedded database every poll runs the database in this process, so it polls less often there.
   const pollingMs = embedded ? 250 : 100;
   await DBOS.registerQueue(QUEUE, { workerConcurrency: flowControl().queued, minPollingIntervalMs: pollingMs });
-  const active = await db.task.findMany({ where: { state: "active" }, select: { id: true, user_id: true, next_run: true } });
+  const active = await db.task.findMany({
+    where: { state: "active" },
+    select: { id: true, user_id: true, next_run: true },
+  });
   for (const t of active) {
     let at = t.next_run;
-    if (!at) ({ next_run: at } = await db.task.update({ where: { id: t.id }, data: { next_run: new Date() }, select: { next_run: true } }));
+    if (!at)
+      ({ next_run: at } = await db.task.update({
+        where: { id: t.id },
+        data: { next_run: new Date() },
+        select: { next_run: true },
+      }));
     await dbosScheduler.arm(t, at!);
   }
   if (active.length) console.log(`scheduler: ${active.length} active watch(es) armed`);
-  for (const u of await db.user.findMany({ where: { email_digest: "daily" }, select: { id: true, timezone: true, next_digest_at: true } })) {
+  for (const u of await db.user.findMany({
+    where: { email_digest: "daily" },
+    select: { id: true, timezone: true, next_digest_at: true },
+  })) {
     let at = u.next_digest_at;
-    if (!at || at.getTime() < now().getTime() - 3_600_000) ({ next_digest_at: at } = await db.user.update({ where: { id: u.id }, data: { next_digest_at: nextDigestAt(u) } }));
+    if (!at || at.getTime() < now().getTime() - 3_600_000)
+      ({ next_digest_at: at } = await db.user.update({
+        where: { id: u.id },
+        data: { next_digest_at: nextDigestAt(u) },
+      }));
     await dbosScheduler.armDigest(u.id, at!);
   }
   return dbosScheduler;

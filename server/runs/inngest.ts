@@ -13,7 +13,11 @@ export const inngestScheduler: Scheduler = {
     await inngest.send({ name: events.disarmed, data: { taskId } });
   },
   runNow: async (watch, executionId) => {
-    await inngest.send({ id: `exec:${executionId}`, name: events.runRequested, data: { taskId: watch.id, userId: watch.user_id, executionId } });
+    await inngest.send({
+      id: `exec:${executionId}`,
+      name: events.runRequested,
+      data: { taskId: watch.id, userId: watch.user_id, executionId },
+    });
   },
   cancelRun: async (executionId) => {
     await inngest.send({ name: events.runCancelled, data: { executionId } });

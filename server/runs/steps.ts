@@ -53,7 +53,13 @@ export type Evaluation =
  * The monthly run budget is spent: the run was recorded `cancelled` with the reason; the watch wakes up next period.
  * The period's first such run announces it (account.budget_exhausted).
  */
-export type OverBudget = { kind: "over-budget"; userId: string; executionId: string; nextRun: string | null; notices: Notice[] };
+export type OverBudget = {
+  kind: "over-budget";
+  userId: string;
+  executionId: string;
+  nextRun: string | null;
+  notices: Notice[];
+};
 
 /** What a recorded run announces (its deliveries) and the watch's next wake-up (null when it is not active). */
 export type Recorded = { notices: Notice[]; nextRun: string | null };
@@ -107,28 +113,34 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       [taskId],
     );
     if (!task) return null;
-    const { open, recent } = (await query<TaskRuns>(
-      `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
+    const { open, recent } = (
+      await query<TaskRuns>(
+        `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
                           FROM executions e WHERE e.task_id = $1 AND e.status IN ('pending', 'running')), '[]') AS open,
               coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
                           SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
                                  e.notification IS NOT NULL AS notified
                             FROM executions e WHERE e.task_id = $1 AND e.status = 'success'
                            ORDER BY e.created_at DESC LIMIT $2) r), '[]') AS recent`,
-      [taskId, RECENT_RUNS],
-    ))[0]!;
+        [taskId, RECENT_RUNS],
+      )
+    )[0]!;
     const overBudget = async (executionId: string) => {
       const period = periodOf(new Date(now));
       const nextRun = task.state === "active" ? period.end : null;
       const notices: Notice[] = (await firstRefusalThisPeriod(query, task.user_id, new Date(now)))
-        ? [{ event: "account.budget_exhausted", runs_limit: env.RUNS_PER_USER_PER_MONTH, resumes_at: period.end.toISOString() }]
+        ? [
+            {
+              event: "account.budget_exhausted",
+              runs_limit: env.RUNS_PER_USER_PER_MONTH,
+              resumes_at: period.end.toISOString(),
+            },
+          ]
         : [];
-      await query(`UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3, notices = $4 WHERE id = $1`, [
-        executionId,
-        budgetExhausted(new Date(now)),
-        new Date(now),
-        JSON.stringify(notices),
-      ]);
+      await query(
+        `UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3, notices = $4 WHERE id = $1`,
+        [executionId, budgetExhausted(new Date(now)), new Date(now), JSON.stringify(notices)],
+      );
       await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
       return { overBudget: true as const, userId: task.user_id, executionId, nextRun, notices };
     };
@@ -144,7 +156,11 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
     if (task.state !== "active" || task.next_run?.getTime() !== trigger.scheduledFor || !task.user_active) return null;
     const stuck = open.filter((e) => isStuck(new Date(e.started_at), now));
     if (stuck.length < open.length) return null; // a manual run is under way; it re-arms the watch
-    await failStuck(query, stuck.map((e) => e.id), new Date(now));
+    await failStuck(
+      query,
+      stuck.map((e) => e.id),
+      new Date(now),
+    );
     const [created] = await query<{ id: string }>(
       `WITH e AS (INSERT INTO executions (id, task_id, status, started_at) VALUES (gen_random_uuid(), $1, 'running', $2) RETURNING id)
        UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1 RETURNING last_execution_id AS id`,
@@ -191,7 +207,13 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
 export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
   try {
     const run = await withAgentSlot(plan.userId, () =>
-      runAgent({ watch: plan.watch, lastKnownState: plan.lastKnownState, notified: plan.notified, recent: plan.recent, now: new Date() }),
+      runAgent({
+        watch: plan.watch,
+        lastKnownState: plan.lastKnownState,
+        notified: plan.notified,
+        recent: plan.recent,
+        now: new Date(),
+      }),
     );
     const d = run.decision;
     return {
@@ -233,7 +255,12 @@ async function consecutiveFailures(query: Query, taskId: string) {
  * earlier attempt of this same step whose commit went through while its answer was lost with the connection (the
  * step is retried while the database is unreachable): then the same answer again, from what was stored.
  */
-async function alreadyRecorded(query: Query, executionId: string, status: "success" | "failed", error: string | null): Promise<Recorded> {
+async function alreadyRecorded(
+  query: Query,
+  executionId: string,
+  status: "success" | "failed",
+  error: string | null,
+): Promise<Recorded> {
   const [row] = await query<{ notices: Notice[] | null; active: boolean; next_run: Date | null }>(
     `SELECT e.notices, t.state = 'active' AS active, t.next_run
        FROM executions e JOIN tasks t ON t.id = e.task_id
@@ -256,18 +283,31 @@ type RecordedTask = {
 };
 
 /** A failed run: backoff, and task.run_failed once per streak, at the FAILED_NOTICE_AFTER-th failure. */
-async function recordFailure(query: Query, task: RecordedTask, taskId: string, executionId: string, error: string, now: Date): Promise<Recorded> {
+async function recordFailure(
+  query: Query,
+  task: RecordedTask,
+  taskId: string,
+  executionId: string,
+  error: string,
+  now: Date,
+): Promise<Recorded> {
   const failed = await query(
     `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = $1 AND status = 'running' RETURNING id`,
     [executionId, error, now],
   );
   if (!failed.length) return alreadyRecorded(query, executionId, "failed", error);
   const failures = await consecutiveFailures(query, taskId);
-  const notices: Notice[] = failures >= FAILED_NOTICE_AFTER && !task.failure_notified ? [{ event: "task.run_failed", consecutive_failures: failures }] : [];
+  const notices: Notice[] =
+    failures >= FAILED_NOTICE_AFTER && !task.failure_notified
+      ? [{ event: "task.run_failed", consecutive_failures: failures }]
+      : [];
   const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
   const nextRun = task.state === "active" ? new Date(now.getTime() + delay) : null;
   await query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]);
-  await query(`UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3 WHERE id = $1`, [taskId, nextRun, notices.length > 0]);
+  await query(
+    `UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3 WHERE id = $1`,
+    [taskId, nextRun, notices.length > 0],
+  );
   return { notices, nextRun: nextRun?.toISOString() ?? null };
 }
 
@@ -297,7 +337,10 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     const notices: Notice[] = [];
     let notifiedKey = task.notified_finding_key;
     let notifiedExecution = task.notified_execution_id;
-    const retracts = d.retracts_previous && task.notified_execution_id && task.notified_retracted === false ? task.notified_execution_id : null;
+    const retracts =
+      d.retracts_previous && task.notified_execution_id && task.notified_retracted === false
+        ? task.notified_execution_id
+        : null;
     if (retracts) {
       notices.push({ event: "task.condition_retracted", retracted_execution_id: retracts });
       notifiedKey = null; // the same finding, confirmed again later, is news again
@@ -329,10 +372,19 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6,
               notices = $7
         WHERE id = $1 AND status = 'running' RETURNING id`,
-      [executionId, now, d.condition_met, JSON.stringify(result), notification && JSON.stringify(notification), JSON.stringify(d.sources), JSON.stringify(notices)],
+      [
+        executionId,
+        now,
+        d.condition_met,
+        JSON.stringify(result),
+        notification && JSON.stringify(notification),
+        JSON.stringify(d.sources),
+        JSON.stringify(notices),
+      ],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
-    if (retracts) await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
+    if (retracts)
+      await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
     await addTokens(query, task.user_id, now, outcome.usage);
     const active = task.state === "active";
     const completes = active && d.done;

@@ -24,10 +24,15 @@ export function independentSites(sources: { url: string; title: string }[]): num
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-export function gate(finding: { confidence: number; sources: { url: string; title: string }[] }, bounds: TrustBounds): Gate {
+export function gate(
+  finding: { confidence: number; sources: { url: string; title: string }[] },
+  bounds: TrustBounds,
+): Gate {
   const reasons: string[] = [];
-  if (finding.confidence < bounds.min_confidence) reasons.push(`confidence ${finding.confidence} is below ${bounds.min_confidence}`);
+  if (finding.confidence < bounds.min_confidence)
+    reasons.push(`confidence ${finding.confidence} is below ${bounds.min_confidence}`);
   const sites = independentSites(finding.sources);
-  if (sites < bounds.min_sources) reasons.push(`${plural(sites, "independent source")}, ${bounds.min_sources} required`);
+  if (sites < bounds.min_sources)
+    reasons.push(`${plural(sites, "independent source")}, ${bounds.min_sources} required`);
   return { passed: reasons.length === 0, reason: reasons.length ? reasons.join("; ") : null };
 }

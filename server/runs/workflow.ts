@@ -19,8 +19,10 @@ export const STEP = {
   evaluate: "evaluate",
   persist: "persist",
   armNext: "arm-next",
-  startEmailDelivery: (event: WatchEvent, followId?: string) => `start-email-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
-  startWebhookDelivery: (event: WatchEvent, followId?: string) => `start-webhook-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
+  startEmailDelivery: (event: WatchEvent, followId?: string) =>
+    `start-email-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
+  startWebhookDelivery: (event: WatchEvent, followId?: string) =>
+    `start-webhook-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
   followers: (event: WatchEvent) => `followers${eventSuffix(event)}`,
   planEmail: "plan-email",
   quietHours: "quiet-hours",
@@ -59,7 +61,8 @@ export interface WorkflowStep {
 
 /** The id that makes starting a follow-up twice harmless (DBOS workflow id, Inngest event id). */
 export function followUpId(f: FollowUp) {
-  const delivery = (d: Delivery) => `${d.executionId}${eventSuffix(d.notice.event)}${d.followId ? `:${d.followId}` : ""}`;
+  const delivery = (d: Delivery) =>
+    `${d.executionId}${eventSuffix(d.notice.event)}${d.followId ? `:${d.followId}` : ""}`;
   switch (f.name) {
     case "watch/armed":
       return `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`;
@@ -74,11 +77,17 @@ export function followUpId(f: FollowUp) {
   }
 }
 
-export const digestArmed = (userId: string, at: string): FollowUp => ({ name: "watch/digest.armed", data: { userId, at } });
+export const digestArmed = (userId: string, at: string): FollowUp => ({
+  name: "watch/digest.armed",
+  data: { userId, at },
+});
 
 export const retentionArmed = (at: string): FollowUp => ({ name: "watch/retention.armed", data: { at } });
 
-export const armed = (taskId: string, userId: string, at: string): FollowUp => ({ name: "watch/armed", data: { taskId, userId, at } });
+export const armed = (taskId: string, userId: string, at: string): FollowUp => ({
+  name: "watch/armed",
+  data: { taskId, userId, at },
+});
 
 /**
  * Flow control, the same for both engines: at most AGENT_CONCURRENCY agent runs at once per process (the agent's
@@ -103,7 +112,9 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
   }
   const plan = begun;
   const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
-  const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), { database: true });
+  const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), {
+    database: true,
+  });
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
   await announce(step, plan.executionId, noticesOf(recorded));
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
@@ -116,14 +127,26 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
  */
 async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
   for (const notice of notices) {
-    await step.send(STEP.startEmailDelivery(notice.event), { name: "watch/email.deliver", data: { executionId, notice } });
-    await step.send(STEP.startWebhookDelivery(notice.event), { name: "watch/webhook.deliver", data: { executionId, notice } });
+    await step.send(STEP.startEmailDelivery(notice.event), {
+      name: "watch/email.deliver",
+      data: { executionId, notice },
+    });
+    await step.send(STEP.startWebhookDelivery(notice.event), {
+      name: "watch/webhook.deliver",
+      data: { executionId, notice },
+    });
     if (!forFollowers(notice.event)) continue;
     const followers = await step.run(STEP.followers(notice.event), () => followersOf(executionId), { database: true });
     for (const followId of followers.email)
-      await step.send(STEP.startEmailDelivery(notice.event, followId), { name: "watch/email.deliver", data: { executionId, notice, followId } });
+      await step.send(STEP.startEmailDelivery(notice.event, followId), {
+        name: "watch/email.deliver",
+        data: { executionId, notice, followId },
+      });
     for (const followId of followers.webhook)
-      await step.send(STEP.startWebhookDelivery(notice.event, followId), { name: "watch/webhook.deliver", data: { executionId, notice, followId } });
+      await step.send(STEP.startWebhookDelivery(notice.event, followId), {
+        name: "watch/webhook.deliver",
+        data: { executionId, notice, followId },
+      });
   }
 }
 
@@ -155,7 +178,11 @@ export const ENGINE_HISTORY_DAYS = 7;
 export async function retentionRun(step: WorkflowStep, at: string, forgetFinished?: (before: Date) => Promise<number>) {
   const pruned = await step.run(STEP.prune, () => pruneExecutions({ now: new Date(at) }), { database: true });
   const workflows = forgetFinished
-    ? await step.run(STEP.forgetEngineHistory, () => forgetFinished(new Date(Date.parse(at) - ENGINE_HISTORY_DAYS * 24 * 3_600_000)), { database: true })
+    ? await step.run(
+        STEP.forgetEngineHistory,
+        () => forgetFinished(new Date(Date.parse(at) - ENGINE_HISTORY_DAYS * 24 * 3_600_000)),
+        { database: true },
+      )
     : 0;
   await step.send(STEP.armNextRetention, retentionArmed(nextRetentionAt(new Date(at)).toISOString()));
   return { ...pruned, workflows };
@@ -169,9 +196,18 @@ const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | nul
  * A notice's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. (Deliveries
  * started before runs had several notices carry no notice: they were a finding's.)
  */
-export async function webhookDelivery(step: WorkflowStep, executionId: string, notice: Notice = { event: "task.condition_met" }, followId?: string) {
+export async function webhookDelivery(
+  step: WorkflowStep,
+  executionId: string,
+  notice: Notice = { event: "task.condition_met" },
+  followId?: string,
+) {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await step.run(STEP.deliverWebhook(attempt), () => deliverWebhook(executionId, notice, attempt, followId), { database: true });
+    const outcome = await step.run(
+      STEP.deliverWebhook(attempt),
+      () => deliverWebhook(executionId, notice, attempt, followId),
+      { database: true },
+    );
     if (!outcome.retry) return { attempts: attempt, status: outcome.status };
     await step.sleep(STEP.webhookRetry(attempt), WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
   }

@@ -17,7 +17,10 @@ export const STUCK_ERROR = "superseded: stuck";
 /** Fails stuck open executions as superseded: the one statement of both the scheduled claim and Run now. */
 export async function failStuck(query: Query, ids: string[], now: Date) {
   if (ids.length)
-    await query(`UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = ANY($1::uuid[])`, [ids, STUCK_ERROR, now]);
+    await query(
+      `UPDATE executions SET status = 'failed', error_message = $2, completed_at = $3 WHERE id = ANY($1::uuid[])`,
+      [ids, STUCK_ERROR, now],
+    );
 }
 
 /**
@@ -28,17 +31,30 @@ export async function startExecution(taskId: string, force = false) {
   const now = Date.now();
   const { execution, superseded, watch } = await db.$transaction(async (tx) => {
     // Lock the watch row so two concurrent "run now" calls cannot both pass the open-execution check.
-    const [watch] = await tx.$queryRaw<{ id: string; user_id: string }[]>`SELECT id, user_id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    const [watch] = await tx.$queryRaw<
+      { id: string; user_id: string }[]
+    >`SELECT id, user_id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
     if (!watch) throw notFound();
-    const open = await tx.execution.findMany({ where: { task_id: taskId, status: { in: OPEN } }, select: { id: true, started_at: true } });
+    const open = await tx.execution.findMany({
+      where: { task_id: taskId, status: { in: OPEN } },
+      select: { id: true, started_at: true },
+    });
     const stuck = open.filter((e) => isStuck(e.started_at, now));
     const live = open.filter((e) => !stuck.includes(e));
     if (live.length && !force) throw new DomainError("conflict", ALREADY_RUNNING);
-    await failStuck(prismaQuery(tx), stuck.map((e) => e.id), new Date(now));
+    await failStuck(
+      prismaQuery(tx),
+      stuck.map((e) => e.id),
+      new Date(now),
+    );
     if (live.length)
       await tx.execution.updateMany({
         where: { id: { in: live.map((e) => e.id) } },
-        data: { status: "cancelled", error_message: "cancelled: superseded by a forced run", completed_at: new Date(now) },
+        data: {
+          status: "cancelled",
+          error_message: "cancelled: superseded by a forced run",
+          completed_at: new Date(now),
+        },
       });
     const created = await tx.execution.create({ data: { task_id: taskId, status: "pending" } });
     await tx.task.update({ where: { id: taskId }, data: { last_execution_id: created.id } });

@@ -52,8 +52,10 @@ function checkHeaders(headers: Record<string, string>) {
   if (names.length > MAX_HEADERS) throw invalid(`at most ${MAX_HEADERS} webhook headers are allowed`);
   for (const name of names) {
     if (!HEADER_NAME.test(name)) throw invalid(`'${name}' is not a valid header name`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw invalid(`header '${name}' is set by the service and cannot be overridden`);
-    if (/[\r\n\0]/.test(headers[name]!) || headers[name]!.length > 1024) throw invalid(`header '${name}' has an invalid value`);
+    if (RESERVED_HEADERS.has(name.toLowerCase()))
+      throw invalid(`header '${name}' is set by the service and cannot be overridden`);
+    if (/[\r\n\0]/.test(headers[name]!) || headers[name]!.length > 1024)
+      throw invalid(`header '${name}' has an invalid value`);
   }
 }
 
@@ -76,7 +78,8 @@ export function parseNotifications(items: unknown[]): Config[] {
     const config = parsed.data;
     if (config.type === "email") {
       const address = config.address.trim().toLowerCase();
-      if (!z.email({ pattern: z.regexes.html5Email }).safeParse(address).success) throw invalid(`'${config.address}' is not a valid email address`);
+      if (!z.email({ pattern: z.regexes.html5Email }).safeParse(address).success)
+        throw invalid(`'${config.address}' is not a valid email address`);
       out.push({ type: "email", address });
     } else {
       checkWebhookUrl(config.url);

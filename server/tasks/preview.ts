@@ -10,13 +10,21 @@ import { gate } from "../runs/trust";
 import { addTokens, budgetExhausted, countRun } from "../usage";
 import { TRUST_DEFAULTS } from "./schemas";
 
-export type PreviewInput = { search_query: string; condition_description?: string; min_confidence?: number; min_sources?: number };
+export type PreviewInput = {
+  search_query: string;
+  condition_description?: string;
+  min_confidence?: number;
+  min_sources?: number;
+};
 
 export async function previewTask(user: User, input: PreviewInput) {
   const now = new Date();
   const counted = await transaction((query) => countRun(query, user.id, now));
   if (!counted) throw new DomainError("forbidden", budgetExhausted(now));
-  const bounds = { min_confidence: input.min_confidence ?? TRUST_DEFAULTS.min_confidence, min_sources: input.min_sources ?? TRUST_DEFAULTS.min_sources };
+  const bounds = {
+    min_confidence: input.min_confidence ?? TRUST_DEFAULTS.min_confidence,
+    min_sources: input.min_sources ?? TRUST_DEFAULTS.min_sources,
+  };
   let run;
   try {
     run = await withAgentSlot(user.id, () =>

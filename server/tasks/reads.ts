@@ -37,7 +37,9 @@ function where(filter: TaskFilter) {
   if (filter.search) {
     // The expression of the trigram index over public watches (migration public_search_trgm_partial): one LIKE over
     // the three, lowered alike; with `publicOnly`, as the index covers only those.
-    clauses.push(`lower(t.name || ' ' || t.search_query || ' ' || t.condition_description) LIKE lower(${param(likePattern(filter.search))})`);
+    clauses.push(
+      `lower(t.name || ' ' || t.search_query || ' ' || t.condition_description) LIKE lower(${param(likePattern(filter.search))})`,
+    );
   }
   return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
 }
@@ -64,7 +66,10 @@ function toRow(raw: Raw): TaskRow {
   return row;
 }
 
-export async function findTasks(filter: TaskFilter, page?: { order?: TaskOrder; limit?: number; offset?: number }): Promise<TaskRow[]> {
+export async function findTasks(
+  filter: TaskFilter,
+  page?: { order?: TaskOrder; limit?: number; offset?: number },
+): Promise<TaskRow[]> {
   if (filter.ids?.length === 0) return [];
   const w = where(filter);
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
@@ -90,7 +95,9 @@ export async function findTask(id: string): Promise<TaskRow | null> {
 }
 
 /** What the badge needs of a watch: whether it is public, and its verdict's inputs; one narrow statement. */
-export async function findVerdict(id: string): Promise<(Pick<TaskRow, "is_public" | "state" | "notified_execution">) | null> {
+export async function findVerdict(
+  id: string,
+): Promise<Pick<TaskRow, "is_public" | "state" | "notified_execution"> | null> {
   if (!UUID.test(id)) return null;
   const [row] = await sql<Pick<Task, "is_public" | "state"> & { notified_execution: Record<string, unknown> | null }>(
     `SELECT t.is_public, t.state, ${NOTIFIED_EXECUTION} FROM tasks t WHERE t.id = $1::uuid`,

@@ -50,18 +50,42 @@ export const TRUST_DEFAULTS = { min_confidence: 0.6, min_sources: 1 };
 
 /** How sure and how corroborated a finding must be before it is sent (CONTRACT §8), and the cadence bounds (§11). */
 const trustAndCadence = {
-  min_confidence: z.number().min(0).max(1).optional().meta({ description: "Notify only at this confidence or above (default 0.6)" }),
-  min_sources: z.number().int().min(1).max(5).optional().meta({ description: "Notify only when this many independent sites back the finding (default 1)" }),
-  min_interval_minutes: Minutes().optional().meta({ description: "The agent checks at most this often (default and floor: MIN_RUN_INTERVAL)" }),
-  max_interval_minutes: Minutes().optional().meta({ description: "The agent checks at least this often (default and ceiling: 43200, 30 days)" }),
+  min_confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .meta({ description: "Notify only at this confidence or above (default 0.6)" }),
+  min_sources: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .optional()
+    .meta({ description: "Notify only when this many independent sites back the finding (default 1)" }),
+  min_interval_minutes: Minutes()
+    .optional()
+    .meta({ description: "The agent checks at most this often (default and floor: MIN_RUN_INTERVAL)" }),
+  max_interval_minutes: Minutes()
+    .optional()
+    .meta({ description: "The agent checks at least this often (default and ceiling: 43200, 30 days)" }),
 };
 
 export const CADENCE_ORDER = "min_interval_minutes must not be greater than max_interval_minutes";
 
 /** min ≤ max when both are given (an update also checks against the stored values). */
 const cadenceOrdered = (v: { min_interval_minutes?: number; max_interval_minutes?: number }, ctx: z.RefinementCtx) => {
-  if (v.min_interval_minutes !== undefined && v.max_interval_minutes !== undefined && v.min_interval_minutes > v.max_interval_minutes)
-    ctx.addIssue({ code: "custom", path: ["min_interval_minutes"], message: CADENCE_ORDER, input: v.min_interval_minutes });
+  if (
+    v.min_interval_minutes !== undefined &&
+    v.max_interval_minutes !== undefined &&
+    v.min_interval_minutes > v.max_interval_minutes
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["min_interval_minutes"],
+      message: CADENCE_ORDER,
+      input: v.min_interval_minutes,
+    });
 };
 
 export const CreateTaskInput = z
@@ -104,7 +128,10 @@ export type Source = z.infer<typeof SourceSchema>;
 
 export const GateSchema = z
   .object({ passed: z.boolean(), reason: z.string().nullable() })
-  .meta({ id: "Gate", description: "Whether a new met finding cleared the watch's confidence and corroboration bounds" });
+  .meta({
+    id: "Gate",
+    description: "Whether a new met finding cleared the watch's confidence and corroboration bounds",
+  });
 
 /**
  * What a successful run found (CONTRACT §4 and §8). Checked when the run is recorded; older rows lack the later
@@ -117,16 +144,23 @@ export const ExecutionResultSchema = z
     evidence: z.string(),
     confidence: z.number().min(0).max(1),
     model: z.string().optional().meta({ description: "Absent on public views" }),
-    usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).optional().meta({ description: "Absent on public views" }),
+    usage: z
+      .object({ input_tokens: z.number().int(), output_tokens: z.number().int() })
+      .optional()
+      .meta({ description: "Absent on public views" }),
     duration_ms: z.number().int(),
     next_run_reason: z.string().default(""),
     gate: GateSchema.nullable().default(null).meta({ description: "null when the run had no new met finding" }),
-    retracted_execution_id: Id.nullable().default(null).meta({ description: "The notified finding this run retracted" }),
+    retracted_execution_id: Id.nullable()
+      .default(null)
+      .meta({ description: "The notified finding this run retracted" }),
   })
   .meta({ id: "ExecutionResult" });
 export type ExecutionResult = z.input<typeof ExecutionResultSchema>;
 
-export const NotificationContentSchema = z.object({ title: z.string(), markdown: z.string() }).meta({ id: "NotificationContent" });
+export const NotificationContentSchema = z
+  .object({ title: z.string(), markdown: z.string() })
+  .meta({ id: "NotificationContent" });
 
 export const ExecutionSchema = z
   .object({
@@ -139,7 +173,9 @@ export const ExecutionSchema = z
     error_message: z.string().nullable(),
     notification: NotificationContentSchema.nullable(),
     grounding_sources: z.array(SourceSchema).nullable(),
-    retracted_by_execution_id: Id.nullable().meta({ description: "On a notified finding: the later run that retracted it" }),
+    retracted_by_execution_id: Id.nullable().meta({
+      description: "On a notified finding: the later run that retracted it",
+    }),
     created_at: Timestamp,
   })
   .meta({ id: "Execution" });
@@ -200,9 +236,12 @@ export const SendRecordSchema = z
     id: Id,
     user_id: Id,
     task_id: Id.nullable().meta({ description: "Null for a daily digest" }),
-    execution_id: Id.nullable().meta({ description: "The run that triggered the send; null for a test send or an address verification" }),
+    execution_id: Id.nullable().meta({
+      description: "The run that triggered the send; null for a test send or an address verification",
+    }),
     event: z.string().meta({
-      description: "What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, account.budget_exhausted, task.test, email.verification, follow.confirmation, digest.daily",
+      description:
+        "What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, account.budget_exhausted, task.test, email.verification, follow.confirmation, digest.daily",
     }),
     attempt: z.number().int().meta({ description: "1 for the first attempt, 2.. for retries" }),
     recipient: z.string(),

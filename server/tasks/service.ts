@@ -31,7 +31,8 @@ const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
 };
 
 export function checkTransition(from: TaskState, to: TaskState) {
-  if (from !== to && !TRANSITIONS[from].includes(to)) throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
+  if (from !== to && !TRANSITIONS[from].includes(to))
+    throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
 }
 
 function notificationRows(configs: ReturnType<typeof parseNotifications>) {
@@ -115,8 +116,15 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
   const current = await ownedTask(user, id);
   if (state) checkTransition(current.state, state);
   const before = ownerTaskView(current);
-  if ((fields.min_interval_minutes ?? before.min_interval_minutes) > (fields.max_interval_minutes ?? before.max_interval_minutes))
-    throw validationError(fields.min_interval_minutes !== undefined ? "min_interval_minutes" : "max_interval_minutes", CADENCE_ORDER, input);
+  if (
+    (fields.min_interval_minutes ?? before.min_interval_minutes) >
+    (fields.max_interval_minutes ?? before.max_interval_minutes)
+  )
+    throw validationError(
+      fields.min_interval_minutes !== undefined ? "min_interval_minutes" : "max_interval_minutes",
+      CADENCE_ORDER,
+      input,
+    );
   const changesState = !!state && state !== current.state;
   const now = new Date();
 
@@ -191,7 +199,11 @@ async function restoreTask(before: TaskRow, changeId: string | null) {
 export async function deleteTask(user: User, id: string) {
   const task = await db.task.findFirst({
     where: { id, user_id: user.id },
-    select: { id: true, next_run: true, executions: { where: { status: { in: ["pending", "running"] } }, select: { id: true } } },
+    select: {
+      id: true,
+      next_run: true,
+      executions: { where: { status: { in: ["pending", "running"] } }, select: { id: true } },
+    },
   });
   if (!task) throw notFound();
   await db.task.delete({ where: { id } });
@@ -202,11 +214,13 @@ export async function deleteTask(user: User, id: string) {
 export async function setVisibility(user: User, id: string, isPublic: boolean) {
   const task = await db.task.findFirst({ where: { id, user_id: user.id }, select: { id: true, is_public: true } });
   if (!task) throw notFound();
-  if (isPublic && !user.username) throw new DomainError("invalid", "You must set a username before making tasks public");
+  if (isPublic && !user.username)
+    throw new DomainError("invalid", "You must set a username before making tasks public");
   const now = new Date();
   await db.$transaction(async (tx) => {
     await tx.task.update({ where: { id }, data: { is_public: isPublic, updated_at: now } });
-    if (task.is_public !== isPublic) await recordChanges(tx, id, { is_public: { from: task.is_public, to: isPublic } }, now);
+    if (task.is_public !== isPublic)
+      await recordChanges(tx, id, { is_public: { from: task.is_public, to: isPublic } }, now);
     if (!isPublic) await endAllFollows(tx, id);
   });
   return { is_public: isPublic };

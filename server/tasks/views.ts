@@ -12,7 +12,10 @@ import {
 } from "./schemas";
 
 /** Of the execution that last notified a finding, what the verdict shows (CONTRACT §10). */
-export type NotifiedExecution = Pick<Execution, "retracted_by_execution_id" | "completed_at" | "created_at" | "result" | "grounding_sources">;
+export type NotifiedExecution = Pick<
+  Execution,
+  "retracted_by_execution_id" | "completed_at" | "created_at" | "result" | "grounding_sources"
+>;
 
 export type TaskRow = Task & {
   notifications: TaskNotification[];
@@ -26,13 +29,25 @@ export type TaskRow = Task & {
  * has none; anything more makes Prisma wrap the create in a transaction). Its row is completed here.
  */
 export const newTaskRow = (created: Task & { notifications?: TaskNotification[] }): TaskRow =>
-  Object.assign(created, { notifications: created.notifications ?? [], last_execution: null, notified_execution: null });
+  Object.assign(created, {
+    notifications: created.notifications ?? [],
+    last_execution: null,
+    notified_execution: null,
+  });
 
 /** What a write loads back with the row (reads: `./reads`, which selects the same). */
 export const taskInclude = {
   notifications: true,
   last_execution: true,
-  notified_execution: { select: { retracted_by_execution_id: true, completed_at: true, created_at: true, result: true, grounding_sources: true } },
+  notified_execution: {
+    select: {
+      retracted_by_execution_id: true,
+      completed_at: true,
+      created_at: true,
+      result: true,
+      grounding_sources: true,
+    },
+  },
 } as const;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -64,7 +79,8 @@ export type ExecutionView = ReturnType<typeof executionView>;
  */
 export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">): Resolution {
   const finding = row.notified_execution;
-  if (!finding || finding.retracted_by_execution_id) return { status: "watching", since: null, answer: null, sources: [] };
+  if (!finding || finding.retracted_by_execution_id)
+    return { status: "watching", since: null, answer: null, sources: [] };
   const result = asObject(finding.result);
   return {
     status: row.state === "completed" ? "resolved" : "met",

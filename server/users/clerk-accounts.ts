@@ -60,15 +60,24 @@ export async function sessionUser(clerkUserId: string, sessionId: string | null)
 }
 
 /** Writes a profile; an account that becomes inactive has its active watches paused (their wake-ups cancelled). */
-async function applyProfile(user: User, data: Partial<ClerkProfile> & { clerk_session_id?: string | null }): Promise<User> {
+async function applyProfile(
+  user: User,
+  data: Partial<ClerkProfile> & { clerk_session_id?: string | null },
+): Promise<User> {
   const updated = await db.user.update({ where: { id: user.id }, data: { ...data, updated_at: new Date() } });
   if (user.is_active && !updated.is_active) await pauseAllWatches(user.id);
   return updated;
 }
 
 async function pauseAllWatches(userId: string) {
-  const active = await db.task.findMany({ where: { user_id: userId, state: "active" }, select: { id: true, next_run: true } });
-  await db.task.updateMany({ where: { id: { in: active.map((t) => t.id) } }, data: { state: "paused", state_changed_at: new Date(), next_run: null } });
+  const active = await db.task.findMany({
+    where: { user_id: userId, state: "active" },
+    select: { id: true, next_run: true },
+  });
+  await db.task.updateMany({
+    where: { id: { in: active.map((t) => t.id) } },
+    data: { state: "paused", state_changed_at: new Date(), next_run: null },
+  });
   for (const t of active) await scheduler().disarm(t.id, t.next_run);
 }
 

@@ -21,7 +21,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string) {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -29,7 +38,11 @@ function formatter(zone: string) {
 
 /** The wall-clock date and time of `at` in `zone`. */
 export function localParts(at: Date, zone: string): LocalParts & { seconds: number } {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -53,7 +66,10 @@ function offsetAt(at: Date, zone: string) {
 export function zonedInstant(local: Omit<LocalParts, "minutes">, minutes: number, zone: string): Date {
   const wall = Date.UTC(local.year, local.month - 1, local.day, Math.floor(minutes / 60), minutes % 60);
   // The offset can differ on either side of a DST change: try both, keep the earliest that shows that wall time.
-  const candidates = [wall - offsetAt(new Date(wall - 86_400_000 / 2), zone), wall - offsetAt(new Date(wall + 86_400_000 / 2), zone)];
+  const candidates = [
+    wall - offsetAt(new Date(wall - 86_400_000 / 2), zone),
+    wall - offsetAt(new Date(wall + 86_400_000 / 2), zone),
+  ];
   const exact = candidates.filter((t) => localParts(new Date(t), zone).minutes === minutes).sort((a, b) => a - b)[0];
   return new Date(exact ?? Math.max(...candidates));
 }
@@ -73,7 +89,11 @@ export function nextLocalTime(at: Date, zone: string, minutes: number): Date {
   const today = localParts(at, zone);
   for (let days = 0; days < 3; days++) {
     const date = new Date(Date.UTC(today.year, today.month - 1, today.day + days));
-    const candidate = zonedInstant({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, minutes, zone);
+    const candidate = zonedInstant(
+      { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() },
+      minutes,
+      zone,
+    );
     if (candidate.getTime() >= at.getTime()) return candidate;
   }
   throw new Error(`no ${minutes} minutes local time in ${zone} within 3 days`);

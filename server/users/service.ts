@@ -66,16 +66,27 @@ export async function setUsername(user: User, raw: string) {
   const name = raw.trim().toLowerCase();
   if (user.username) {
     if (user.username === name) return userView(user);
-    throw new DomainError("invalid", "Username cannot be changed once set. This protects your public task URLs from breaking.");
+    throw new DomainError(
+      "invalid",
+      "Username cannot be changed once set. This protects your public task URLs from breaking.",
+    );
   }
   const problem = usernameProblem(name);
   if (problem) throw new DomainError("invalid", `Invalid username: ${problem}`);
   try {
     // Conditional update: a concurrent request that set a username first wins.
-    const { count } = await db.user.updateMany({ where: { id: user.id, username: null }, data: { username: name, updated_at: new Date() } });
-    if (!count) throw new DomainError("invalid", "Username cannot be changed once set. This protects your public task URLs from breaking.");
+    const { count } = await db.user.updateMany({
+      where: { id: user.id, username: null },
+      data: { username: name, updated_at: new Date() },
+    });
+    if (!count)
+      throw new DomainError(
+        "invalid",
+        "Username cannot be changed once set. This protects your public task URLs from breaking.",
+      );
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") throw new DomainError("conflict", "Username already taken");
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002")
+      throw new DomainError("conflict", "Username already taken");
     throw e;
   }
   return userView(await db.user.findUniqueOrThrow({ where: { id: user.id } }));
@@ -86,7 +97,9 @@ const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 type Secrets = Pick<User, "webhook_secret" | "previous_webhook_secret" | "previous_webhook_secret_expires_at">;
 
 const stillSigning = (u: Secrets, now = Date.now()) =>
-  u.previous_webhook_secret && u.previous_webhook_secret_expires_at && u.previous_webhook_secret_expires_at.getTime() > now
+  u.previous_webhook_secret &&
+  u.previous_webhook_secret_expires_at &&
+  u.previous_webhook_secret_expires_at.getTime() > now
     ? { secret: u.previous_webhook_secret, expires_at: u.previous_webhook_secret_expires_at }
     : null;
 
@@ -94,7 +107,10 @@ const stillSigning = (u: Secrets, now = Date.now()) =>
 export async function webhookSecret(user: User) {
   let u: Secrets = user;
   if (!u.webhook_secret) {
-    await db.user.updateMany({ where: { id: user.id, webhook_secret: null }, data: { webhook_secret: newWebhookSecret() } });
+    await db.user.updateMany({
+      where: { id: user.id, webhook_secret: null },
+      data: { webhook_secret: newWebhookSecret() },
+    });
     u = await db.user.findUniqueOrThrow({ where: { id: user.id } });
   }
   return { secret: u.webhook_secret!, previous_expires_at: stillSigning(u)?.expires_at.toISOString() ?? null };
@@ -113,7 +129,11 @@ export async function rotateWebhookSecret(user: User, overlapHours: number) {
   const expires = current.webhook_secret && overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null;
   const updated = await db.user.update({
     where: { id: user.id },
-    data: { webhook_secret: newWebhookSecret(), previous_webhook_secret: expires ? current.webhook_secret : null, previous_webhook_secret_expires_at: expires },
+    data: {
+      webhook_secret: newWebhookSecret(),
+      previous_webhook_secret: expires ? current.webhook_secret : null,
+      previous_webhook_secret_expires_at: expires,
+    },
   });
   return { secret: updated.webhook_secret!, previous_expires_at: expires?.toISOString() ?? null };
 }

@@ -16,7 +16,10 @@ const HourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM 
 export const SettingsSchema = z
   .object({
     timezone: z.string().meta({ description: "IANA time zone, e.g. Europe/Berlin" }),
-    quiet_hours: z.object({ start: z.string(), end: z.string() }).nullable().meta({ description: "Local HH:MM; may span midnight" }),
+    quiet_hours: z
+      .object({ start: z.string(), end: z.string() })
+      .nullable()
+      .meta({ description: "Local HH:MM; may span midnight" }),
     email_digest: z.enum(["off", "daily"]),
   })
   .meta({ id: "Settings" });
@@ -45,7 +48,8 @@ export const settingsView = (u: SettingsFields): z.infer<typeof SettingsSchema> 
 /** When an email to this user due now may go: null for now, else the end of their quiet hours. */
 export const heldUntil = (u: SettingsFields, at = now()) => quietUntil(at, u.timezone, settingsView(u).quiet_hours);
 
-export const nextDigestAt = (u: Pick<User, "timezone">, after = now()) => nextLocalTime(after, u.timezone, DIGEST_LOCAL_MINUTES);
+export const nextDigestAt = (u: Pick<User, "timezone">, after = now()) =>
+  nextLocalTime(after, u.timezone, DIGEST_LOCAL_MINUTES);
 
 /** Saves the settings; a digest turned on (or moved to another zone) is armed for its next 08:00, turned off disarmed. */
 export async function updateSettings(user: User, input: z.infer<typeof SettingsInput>) {
@@ -53,7 +57,9 @@ export async function updateSettings(user: User, input: z.infer<typeof SettingsI
     where: { id: user.id },
     data: {
       ...(input.timezone ? { timezone: input.timezone } : {}),
-      ...(input.quiet_hours !== undefined ? { quiet_hours_start: input.quiet_hours?.start ?? null, quiet_hours_end: input.quiet_hours?.end ?? null } : {}),
+      ...(input.quiet_hours !== undefined
+        ? { quiet_hours_start: input.quiet_hours?.start ?? null, quiet_hours_end: input.quiet_hours?.end ?? null }
+        : {}),
       ...(input.email_digest ? { email_digest: input.email_digest } : {}),
       updated_at: new Date(),
     },

@@ -40,7 +40,8 @@ export async function call<T = any>(
 }
 
 let counter = 0;
-export const uniqueId = (prefix = "user") => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+export const uniqueId = (prefix = "user") =>
+  `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 export type TestUser = { clerkId: string; token: string; id: string; email: string };
 

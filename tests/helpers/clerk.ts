@@ -45,7 +45,15 @@ export function profileFor(userId: string) {
     last_name: null,
     username: null,
     primary_email_address_id: `idn_${userId}`,
-    email_addresses: [{ id: `idn_${userId}`, object: "email_address", email_address: `${userId}@example.com`, verification: null, linked_to: [] }],
+    email_addresses: [
+      {
+        id: `idn_${userId}`,
+        object: "email_address",
+        email_address: `${userId}@example.com`,
+        verification: null,
+        linked_to: [],
+      },
+    ],
     phone_numbers: [],
     web3_wallets: [],
     external_accounts: [],
@@ -70,10 +78,15 @@ export async function startClerkStub() {
       return void res.writeHead(200).end("{}");
     }
     const match = /^\/v1\/users\/([^/?]+)/.exec(req.url ?? "");
-    if (!match) return void res.writeHead(404).end(JSON.stringify({ errors: [{ code: "resource_not_found", message: "not found" }] }));
+    if (!match)
+      return void res
+        .writeHead(404)
+        .end(JSON.stringify({ errors: [{ code: "resource_not_found", message: "not found" }] }));
     const id = decodeURIComponent(match[1]!);
     if (id.startsWith("user_gone"))
-      return void res.writeHead(404).end(JSON.stringify({ errors: [{ code: "resource_not_found", message: "not found" }] }));
+      return void res
+        .writeHead(404)
+        .end(JSON.stringify({ errors: [{ code: "resource_not_found", message: "not found" }] }));
     res.writeHead(200).end(JSON.stringify({ ...profileFor(id), ...changed.get(id) }));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

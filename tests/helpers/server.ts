@@ -69,7 +69,10 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
   return url.toString();
 }
 
-export async function startServer(env: Record<string, string | undefined> = {}, opts: { dataDir?: string; port?: number } = {}) {
+export async function startServer(
+  env: Record<string, string | undefined> = {},
+  opts: { dataDir?: string; port?: number } = {},
+) {
   const port = opts.port ?? (await freePort());
   const databaseUrl = "DATABASE_URL" in env ? env.DATABASE_URL : await freshDatabaseUrl();
   const dataDir = opts.dataDir ?? freshDataDir();
@@ -125,7 +128,16 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
 export function ensureBuild() {
   const buildId = path.join(root, ".next/BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const newest = newestSource(["app", "server", "emails", "inngest", "prisma", "instrumentation.ts", "proxy.ts", "next.config.mjs"]);
+  const newest = newestSource([
+    "app",
+    "server",
+    "emails",
+    "inngest",
+    "prisma",
+    "instrumentation.ts",
+    "proxy.ts",
+    "next.config.mjs",
+  ]);
   if (builtAt > newest.at) return;
   console.log(
     builtAt

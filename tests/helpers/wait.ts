@@ -1,6 +1,10 @@
 /** Polling for what the server does in the background (runs, deliveries). */
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -18,5 +22,10 @@ type SendsPage = { sends: { error_message?: string | null }[]; total: number };
  * are two queries, so both are checked.
  */
 export function settledSends<P extends SendsPage>(page: P, n: number): P | false {
-  return page.total >= n && page.sends.length >= n && page.sends.every((s) => s.error_message !== "delivery interrupted") && page;
+  return (
+    page.total >= n &&
+    page.sends.length >= n &&
+    page.sends.every((s) => s.error_message !== "delivery interrupted") &&
+    page
+  );
 }

@@ -23,7 +23,8 @@ let findingKey = "pg19-beta1";
 const env = () => stubbedServiceEnv({ model, searx, resend });
 
 const base = () => server.url;
-const executions = async (id: string) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base: base() })).body as any[];
+const executions = async (id: string) =>
+  (await call("GET", `/api/v1/tasks/${id}/executions`, { base: base() })).body as any[];
 const finished = (id: string, n: number) =>
   waitFor(`${n} finished execution(s)`, async () => {
     const list = await executions(id);
@@ -73,8 +74,12 @@ describe("agent loop end to end", () => {
     });
     expect(run.result.duration_ms).toBeGreaterThanOrEqual(0);
     expect(run.notification).toEqual({ title: "PostgreSQL 19 Beta 1 is out", markdown: "Beta 1 was released today." });
-    expect(run.grounding_sources).toEqual([{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" }]);
-    expect(searx.requests.some((r) => r.url.includes("q=Postgres+19+beta") || r.url.includes("q=Postgres%2019%20beta"))).toBe(true);
+    expect(run.grounding_sources).toEqual([
+      { url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" },
+    ]);
+    expect(
+      searx.requests.some((r) => r.url.includes("q=Postgres+19+beta") || r.url.includes("q=Postgres%2019%20beta")),
+    ).toBe(true);
 
     const task = (await call("GET", `/api/v1/tasks/${id}`, { base: base() })).body;
     expect(task.state).toBe("active");
@@ -87,7 +92,10 @@ describe("agent loop end to end", () => {
     const hook = receiver.requests[0]!;
     const { secret } = (await call("GET", "/api/v1/webhooks/secret", { base: base() })).body;
     const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as any;
-    expect(event).toMatchObject({ type: "task.condition_met", data: { task: { id, url: expect.stringContaining(`/dashboard/w/${id}`) }, execution: { id: run.id } } });
+    expect(event).toMatchObject({
+      type: "task.condition_met",
+      data: { task: { id, url: expect.stringContaining(`/dashboard/w/${id}`) }, execution: { id: run.id } },
+    });
     expect(hook.headers["x-team"]).toBe("db");
     expect(hook.headers["webhook-id"]).toBe(`msg_${run.id}`);
     const mail = resend.emails()[0];
@@ -97,7 +105,10 @@ describe("agent loop end to end", () => {
     const sends = await waitFor("two settled send records", async () =>
       settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body, 2),
     );
-    expect(sends.sends.map((s: any) => `${s.notification_type}:${s.status}`).sort()).toEqual(["email:sent", "webhook:sent"]);
+    expect(sends.sends.map((s: any) => `${s.notification_type}:${s.status}`).sort()).toEqual([
+      "email:sent",
+      "webhook:sent",
+    ]);
     const findings = (await call("GET", `/api/v1/tasks/${id}/notifications`, { base: base() })).body;
     expect(findings.map((e: any) => e.id)).toEqual([run.id]);
 
@@ -116,7 +127,14 @@ describe("agent loop end to end", () => {
     findingKey = "pg19-beta2";
     const created = await call("POST", "/api/v1/tasks", {
       base: base(),
-      body: { search_query: "Postgres 19 beta 2", run_immediately: true, notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${failing.url}/hook` }] },
+      body: {
+        search_query: "Postgres 19 beta 2",
+        run_immediately: true,
+        notifications: [
+          { type: "email", address: "test@localhost" },
+          { type: "webhook", url: `${failing.url}/hook` },
+        ],
+      },
     });
     const id = created.body.id;
     await finished(id, 1);
@@ -124,14 +142,21 @@ describe("agent loop end to end", () => {
       settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base: base() })).body, 2),
     );
     const byType = Object.fromEntries(sends.sends.map((s: any) => [s.notification_type, s]));
-    expect(byType.webhook).toMatchObject({ status: "failed", error_message: "HTTP 500", recipient: `${failing.url}/hook` });
+    expect(byType.webhook).toMatchObject({
+      status: "failed",
+      error_message: "HTTP 500",
+      recipient: `${failing.url}/hook`,
+    });
     expect(byType.email).toMatchObject({ status: "sent", recipient: "test@localhost" });
   });
 
   it("fails a run clearly when the model is unreachable, and keeps the watch active", async () => {
     await server.stop();
     server = await startAgain(server, { ...env(), AGENT_BASE_URL: "http://127.0.0.1:9/v1" });
-    const created = await call("POST", "/api/v1/tasks", { base: base(), body: { search_query: "unreachable model", run_immediately: true } });
+    const created = await call("POST", "/api/v1/tasks", {
+      base: base(),
+      body: { search_query: "unreachable model", run_immediately: true },
+    });
     const [run] = await finished(created.body.id, 1);
     expect(run.status).toBe("failed");
     expect(run.error_message).toMatch(/Model provider error from openai-compatible:stub/);
@@ -143,7 +168,10 @@ describe("agent loop end to end", () => {
   }, 90_000); // two restarts of the server
 
   it("pausing cancels the pending wake-up; deleting a watch cancels it too", async () => {
-    const created = await call("POST", "/api/v1/tasks", { base: base(), body: { search_query: "paused soon", state: "paused" } });
+    const created = await call("POST", "/api/v1/tasks", {
+      base: base(),
+      body: { search_query: "paused soon", state: "paused" },
+    });
     const id = created.body.id;
     expect(created.body.next_run).toBeNull();
     const resumed = await call("PUT", `/api/v1/tasks/${id}`, { base: base(), body: { state: "active" } });
@@ -170,7 +198,10 @@ describe("durability", () => {
       body: {
         search_query: "Postgres 19 rc",
         run_immediately: true,
-        notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${receiver.url}/crash` }],
+        notifications: [
+          { type: "email", address: "test@localhost" },
+          { type: "webhook", url: `${receiver.url}/crash` },
+        ],
       },
     });
     // The run is recorded; its webhook (a workflow of its own) goes out while the email hangs; the process dies there.
@@ -192,7 +223,10 @@ describe("durability", () => {
     expect(list.filter((e) => e.status === "success")).toHaveLength(1);
     const sends = (await call("GET", `/api/v1/notifications/sends?task_id=${created.body.id}`, { base: base() })).body;
     // The interrupted email attempt is recorded and not repeated (it may have gone out); the webhook went out once.
-    expect(sends.sends.map((s: any) => `${s.notification_type}:${s.status}:${s.error_message ?? ""}`).sort()).toEqual(["email:failed:delivery interrupted", "webhook:sent:"]);
+    expect(sends.sends.map((s: any) => `${s.notification_type}:${s.status}:${s.error_message ?? ""}`).sort()).toEqual([
+      "email:failed:delivery interrupted",
+      "webhook:sent:",
+    ]);
     await slowMail.close();
   });
 });

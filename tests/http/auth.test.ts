@@ -21,11 +21,20 @@ function getWithHost(base: string, path: string, host: string) {
 
 describe("401s", () => {
   it("uses the spec's texts", async () => {
-    expect(await call("GET", "/api/v1/tasks")).toMatchObject({ status: 401, body: { detail: "Authorization header missing" } });
+    expect(await call("GET", "/api/v1/tasks")).toMatchObject({
+      status: 401,
+      body: { detail: "Authorization header missing" },
+    });
     for (const key of ["sk_bad", `sk_${"A".repeat(32)}`, "not-a-token"])
-      expect(await call("GET", "/api/v1/tasks", { auth: key })).toMatchObject({ status: 401, body: { detail: "Invalid API key" } });
+      expect(await call("GET", "/api/v1/tasks", { auth: key })).toMatchObject({
+        status: 401,
+        body: { detail: "Invalid API key" },
+      });
     const expired = await mintSessionToken(await testClerkKeys(), uniqueId(), { issuedAgo: 3600, expiresIn: 600 });
-    expect(await call("GET", "/auth/me", { auth: expired })).toMatchObject({ status: 401, body: { detail: "Token has expired" } });
+    expect(await call("GET", "/auth/me", { auth: expired })).toMatchObject({
+      status: 401,
+      body: { detail: "Token has expired" },
+    });
     const forged = await mintSessionToken(await clerkKeys(), uniqueId());
     expect((await call("GET", "/auth/me", { auth: forged })).status).toBe(401);
     expect((await call("GET", "/auth/me", { headers: { authorization: "Basic eDp5" } })).status).toBe(401);
@@ -38,11 +47,24 @@ describe("accounts", () => {
     const token = await mintSessionToken(await testClerkKeys(), clerkId);
     const first = await call("POST", "/auth/sync-user", { auth: token });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ created: true, user: { clerk_user_id: clerkId, email: `${clerkId}@example.com`, first_name: `First ${clerkId}`, username: null, is_active: true, has_seen_welcome: false } });
+    expect(first.body).toMatchObject({
+      created: true,
+      user: {
+        clerk_user_id: clerkId,
+        email: `${clerkId}@example.com`,
+        first_name: `First ${clerkId}`,
+        username: null,
+        is_active: true,
+        has_seen_welcome: false,
+      },
+    });
     const second = await call("POST", "/auth/sync-user", { auth: token });
     expect(second.body).toMatchObject({ created: false, user: { id: first.body.user.id } });
     expect((await call("GET", "/auth/me", { auth: token })).body.id).toBe(first.body.user.id);
-    expect(await call("POST", "/auth/mark-welcome-seen", { auth: token })).toMatchObject({ status: 200, body: { status: "success" } });
+    expect(await call("POST", "/auth/mark-welcome-seen", { auth: token })).toMatchObject({
+      status: 200,
+      body: { status: "success" },
+    });
     expect((await call("GET", "/auth/me", { auth: token })).body.has_seen_welcome).toBe(true);
   });
 
@@ -70,17 +92,26 @@ describe("accounts", () => {
     }
     const set = await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: name } });
     expect(set).toMatchObject({ status: 200, body: { username: name.toLowerCase() } });
-    expect((await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: name.toLowerCase() } })).status).toBe(200);
-    expect(await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: "another" } })).toMatchObject({
+    expect(
+      (await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: name.toLowerCase() } }))
+        .status,
+    ).toBe(200);
+    expect(
+      await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: "another" } }),
+    ).toMatchObject({
       status: 400,
       body: { detail: "Username cannot be changed once set. This protects your public task URLs from breaking." },
     });
     const other = await newUser();
-    expect(await call("PATCH", "/api/v1/users/me/username", { auth: other.token, body: { username: name } })).toMatchObject({
+    expect(
+      await call("PATCH", "/api/v1/users/me/username", { auth: other.token, body: { username: name } }),
+    ).toMatchObject({
       status: 409,
       body: { detail: "Username already taken" },
     });
-    expect((await call("GET", `/api/v1/users/username/available?username=${name}`, { auth: other.token })).body).toEqual({
+    expect(
+      (await call("GET", `/api/v1/users/username/available?username=${name}`, { auth: other.token })).body,
+    ).toEqual({
       available: false,
       reason: "Username already taken",
     });
@@ -98,51 +129,57 @@ describe("accounts", () => {
 });
 
 describe("API keys", () => {
-  it("a flood of made-up keys sharing a real key's lookup id stalls nothing, ends in 429s, and the real key keeps working", { timeout: 120_000 }, async () => {
-    // An hour-long window, so that the failure budget is not reset mid-flood.
-    const s = await startServer({ SERVICE_NOAUTH: "1", RATE_LIMIT_WINDOW_MS: "3600000" });
-    try {
-      const { key } = (await call("POST", "/auth/api-keys", { base: s.url, body: { name: "k" } })).body;
-      const me = (k: string) => call("GET", "/auth/me", { base: s.url, auth: k });
-      expect((await me(key)).status).toBe(200);
-      const letters = "abcdefghijklmnopqrstuvwxyz";
-      const madeUp = () => key.slice(0, 11) + Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join("");
+  it(
+    "a flood of made-up keys sharing a real key's lookup id stalls nothing, ends in 429s, and the real key keeps working",
+    { timeout: 120_000 },
+    async () => {
+      // An hour-long window, so that the failure budget is not reset mid-flood.
+      const s = await startServer({ SERVICE_NOAUTH: "1", RATE_LIMIT_WINDOW_MS: "3600000" });
+      try {
+        const { key } = (await call("POST", "/auth/api-keys", { base: s.url, body: { name: "k" } })).body;
+        const me = (k: string) => call("GET", "/auth/me", { base: s.url, auth: k });
+        expect((await me(key)).status).toBe(200);
+        const letters = "abcdefghijklmnopqrstuvwxyz";
+        const madeUp = () =>
+          key.slice(0, 11) + Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join("");
 
-      const health = () => call("GET", "/api/health", { base: s.url });
-      await health();
-      const latencies: number[] = [];
-      let flooding = true;
-      const probe = (async () => {
-        while (flooding) {
-          const started = performance.now();
-          expect((await health()).status).toBe(200);
-          latencies.push(performance.now() - started);
-          await new Promise((r) => setTimeout(r, 5));
+        const health = () => call("GET", "/api/health", { base: s.url });
+        await health();
+        const latencies: number[] = [];
+        let flooding = true;
+        const probe = (async () => {
+          while (flooding) {
+            const started = performance.now();
+            expect((await health()).status).toBe(200);
+            latencies.push(performance.now() - started);
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        })();
+        const statuses: number[] = [];
+        for (let wave = 0; wave < 40; wave++) {
+          statuses.push(...(await Promise.all(Array.from({ length: 5 }, () => me(madeUp()).then((r) => r.status)))));
+          expect((await me(key)).status, `the real key after wave ${wave}`).toBe(200);
+          await new Promise((r) => setTimeout(r, 20));
         }
-      })();
-      const statuses: number[] = [];
-      for (let wave = 0; wave < 40; wave++) {
-        statuses.push(...(await Promise.all(Array.from({ length: 5 }, () => me(madeUp()).then((r) => r.status)))));
-        expect((await me(key)).status, `the real key after wave ${wave}`).toBe(200);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      flooding = false;
-      await probe;
+        flooding = false;
+        await probe;
 
-      latencies.sort((a, b) => a - b);
-      const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
-      expect(p99, `/api/health p99 over ${latencies.length} probes`).toBeLessThan(100);
-      expect(statuses.filter((st) => st === 401)).toHaveLength(20);
-      expect(statuses.slice(20)).toEqual(Array(180).fill(429));
-      const refused = await me(madeUp());
-      expect(refused.status).toBe(429);
-      expect(refused.body.detail).toMatch(/^Rate limit exceeded\. Try again in \d+ seconds\.$/);
-      for (const h of ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(refused.headers.get(h), h).not.toBeNull();
-      expect((await me(key)).status).toBe(200);
-    } finally {
-      await s.stop();
-    }
-  });
+        latencies.sort((a, b) => a - b);
+        const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+        expect(p99, `/api/health p99 over ${latencies.length} probes`).toBeLessThan(100);
+        expect(statuses.filter((st) => st === 401)).toHaveLength(20);
+        expect(statuses.slice(20)).toEqual(Array(180).fill(429));
+        const refused = await me(madeUp());
+        expect(refused.status).toBe(429);
+        expect(refused.body.detail).toMatch(/^Rate limit exceeded\. Try again in \d+ seconds\.$/);
+        for (const h of ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"])
+          expect(refused.headers.get(h), h).not.toBeNull();
+        expect((await me(key)).status).toBe(200);
+      } finally {
+        await s.stop();
+      }
+    },
+  );
 
   it("needs the developer or admin role", async () => {
     const plain = await newUser();
@@ -170,8 +207,14 @@ describe("API keys", () => {
     const other = await newUser("developer");
     expect((await call("DELETE", `/auth/api-keys/${key_info.id}`, { auth: other.token })).status).toBe(404);
     expect((await call("DELETE", "/auth/api-keys/nope", { auth: u.token })).status).toBe(422);
-    expect(await call("DELETE", `/auth/api-keys/${key_info.id}`, { auth: u.token })).toMatchObject({ status: 200, body: { status: "revoked" } });
-    expect(await call("GET", "/auth/me", { auth: key })).toMatchObject({ status: 401, body: { detail: "Invalid API key" } });
+    expect(await call("DELETE", `/auth/api-keys/${key_info.id}`, { auth: u.token })).toMatchObject({
+      status: 200,
+      body: { status: "revoked" },
+    });
+    expect(await call("GET", "/auth/me", { auth: key })).toMatchObject({
+      status: 401,
+      body: { detail: "Invalid API key" },
+    });
     expect((await call("POST", "/auth/api-keys", { auth: u.token, body: { name: "new" } })).status).toBe(200);
   });
 });
@@ -182,11 +225,18 @@ describe("server modes", () => {
     try {
       expect(s.output()).toMatch(/SERVICE_NOAUTH=1/);
       const me = await call("GET", "/auth/me", { base: s.url });
-      expect(me.body).toMatchObject({ id: "00000000-0000-0000-0000-000000000001", clerk_user_id: "user_noauth", email: "test@localhost" });
+      expect(me.body).toMatchObject({
+        id: "00000000-0000-0000-0000-000000000001",
+        clerk_user_id: "user_noauth",
+        email: "test@localhost",
+      });
       expect((await call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: "x" } })).status).toBe(200);
       expect((await call("POST", "/auth/api-keys", { base: s.url, body: { name: "k" } })).status).toBe(200);
       expect((await call("GET", "/auth/me", { base: s.url, auth: "sk_bad" })).status).toBe(401);
-      const spoofed = await call("GET", "/auth/me", { base: s.url, headers: { "x-forwarded-for": "1.2.3.4", "x-watch-client-ip": "8.8.8.8" } });
+      const spoofed = await call("GET", "/auth/me", {
+        base: s.url,
+        headers: { "x-forwarded-for": "1.2.3.4", "x-watch-client-ip": "8.8.8.8" },
+      });
       expect(spoofed.status).toBe(200);
 
       // DNS rebinding: a page on another name that resolves here must not borrow the mode.
@@ -208,18 +258,42 @@ describe("server modes", () => {
       expect(csrf.status).toBe(403);
       expect(csrf.body.detail).toMatch(/^Cross-site request refused/);
       for (const site of ["cross-site", "same-site"]) {
-        const r = await call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: "x" }, headers: { "sec-fetch-site": site } });
+        const r = await call("POST", "/api/v1/tasks", {
+          base: s.url,
+          body: { search_query: "x" },
+          headers: { "sec-fetch-site": site },
+        });
         expect(r.status, site).toBe(403);
       }
-      expect((await call("DELETE", "/api/v1/tasks/00000000-0000-0000-0000-000000000000", { base: s.url, headers: { origin: "null" } })).status).toBe(403);
+      expect(
+        (
+          await call("DELETE", "/api/v1/tasks/00000000-0000-0000-0000-000000000000", {
+            base: s.url,
+            headers: { origin: "null" },
+          })
+        ).status,
+      ).toBe(403);
       expect(await count()).toBe(before);
       // The server's own pages, the address bar, and clients that are not browsers (no Origin, no Sec-Fetch-Site).
-      for (const headers of <Record<string, string>[]>[{ origin: s.url }, { "sec-fetch-site": "same-origin", origin: s.url }, { "sec-fetch-site": "none" }, {}])
-        expect((await call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: "x" }, headers })).status, JSON.stringify(headers)).toBe(200);
-      expect((await call("GET", "/api/v1/tasks", { base: s.url, headers: { "sec-fetch-site": "cross-site" } })).status).toBe(200);
+      for (const headers of <Record<string, string>[]>[
+        { origin: s.url },
+        { "sec-fetch-site": "same-origin", origin: s.url },
+        { "sec-fetch-site": "none" },
+        {},
+      ])
+        expect(
+          (await call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: "x" }, headers })).status,
+          JSON.stringify(headers),
+        ).toBe(200);
+      expect(
+        (await call("GET", "/api/v1/tasks", { base: s.url, headers: { "sec-fetch-site": "cross-site" } })).status,
+      ).toBe(200);
       // Session tokens without a Clerk secret configured: the service still runs, JWTs get 503.
       const jwt = await mintSessionToken(await testClerkKeys(), uniqueId());
-      expect(await call("GET", "/auth/me", { base: s.url, auth: jwt })).toMatchObject({ status: 503, body: { detail: "Clerk client not initialized" } });
+      expect(await call("GET", "/auth/me", { base: s.url, auth: jwt })).toMatchObject({
+        status: 503,
+        body: { detail: "Clerk client not initialized" },
+      });
     } finally {
       await s.stop();
     }
@@ -247,6 +321,8 @@ describe("server modes", () => {
     } finally {
       await s.stop();
     }
-    await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(/TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/);
+    await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(
+      /TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/,
+    );
   });
 });

@@ -12,10 +12,19 @@ const LONE_SURROGATE = "a\ud800b";
 describe("text PostgreSQL cannot store", () => {
   it("is refused with 422 on create, update and fork, and nothing is written", async () => {
     const u = await newUser();
-    for (const [field, value] of [["name", NUL], ["search_query", NUL], ["condition_description", LONE_SURROGATE], ["name", "\udc00"]] as const) {
+    for (const [field, value] of [
+      ["name", NUL],
+      ["search_query", NUL],
+      ["condition_description", LONE_SURROGATE],
+      ["name", "\udc00"],
+    ] as const) {
       const r = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "ok", [field]: value } });
       expect(r.status, `${field} ${JSON.stringify(value)}`).toBe(422);
-      expect(r.body.detail[0]).toMatchObject({ type: "value_error", loc: ["body", field], msg: "must not contain NUL characters or unpaired surrogates" });
+      expect(r.body.detail[0]).toMatchObject({
+        type: "value_error",
+        loc: ["body", field],
+        msg: "must not contain NUL characters or unpaired surrogates",
+      });
     }
     expect((await call("GET", "/api/v1/tasks", { auth: u.token })).body).toEqual([]);
 
@@ -29,17 +38,36 @@ describe("text PostgreSQL cannot store", () => {
       body: { notifications: [{ type: "webhook", url: "https://example.com/hook", headers: { "x-team": NUL } }] },
     });
     expect(notify.status).toBe(400);
-    expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token })).body).toMatchObject({ name: "kept", notifications: [] });
+    expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token })).body).toMatchObject({
+      name: "kept",
+      notifications: [],
+    });
     expect((await call("GET", `/api/v1/public/tasks?q=${encodeURIComponent(NUL)}`)).status).toBe(422);
-    expect((await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: NUL } })).status).toBe(422);
+    expect((await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: NUL } })).status).toBe(
+      422,
+    );
   });
 });
 
-type Operation = { method: string; path: string; params: { name: string; in: string }[]; body?: Record<string, unknown> };
+type Operation = {
+  method: string;
+  path: string;
+  params: { name: string; in: string }[];
+  body?: Record<string, unknown>;
+};
 
 async function operations(base: string): Promise<Operation[]> {
   const doc = (await call("GET", "/api/v1/openapi.json", { base })).body as {
-    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          parameters?: { name: string; in: string }[];
+          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+        }
+      >
+    >;
   };
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({
@@ -52,14 +80,43 @@ async function operations(base: string): Promise<Operation[]> {
 }
 
 const BAD_VALUES: unknown[] = [
-  null, true, -1, 1e308, -0, 2 ** 53 + 1, "", " ", NUL, LONE_SURROGATE, "x".repeat(10_000), "' OR 1=1 --", "../../etc/passwd",
-  "<script>alert(1)</script>", "%00", "${jndi:ldap://x}", [], [1, "a", null], {}, { $gt: "" }, { __proto__: { admin: true } },
-  "00000000-0000-0000-0000-000000000000", "not-a-uuid", "😀".repeat(300),
+  null,
+  true,
+  -1,
+  1e308,
+  -0,
+  2 ** 53 + 1,
+  "",
+  " ",
+  NUL,
+  LONE_SURROGATE,
+  "x".repeat(10_000),
+  "' OR 1=1 --",
+  "../../etc/passwd",
+  "<script>alert(1)</script>",
+  "%00",
+  "${jndi:ldap://x}",
+  [],
+  [1, "a", null],
+  {},
+  { $gt: "" },
+  { __proto__: { admin: true } },
+  "00000000-0000-0000-0000-000000000000",
+  "not-a-uuid",
+  "😀".repeat(300),
 ];
 /** A value as it goes into a URL; a lone surrogate cannot be percent-encoded, so its invalid UTF-8 bytes are sent. */
-const inUrl = (v: unknown) => (typeof v === "string" && !v.isWellFormed() ? "a%ED%A0%80b" : encodeURIComponent(String(v)));
+const inUrl = (v: unknown) =>
+  typeof v === "string" && !v.isWellFormed() ? "a%ED%A0%80b" : encodeURIComponent(String(v));
 
-const BAD_PATH_IDS = ["not-a-uuid", "00000000-0000-0000-0000-000000000000", "%00", "..%2F..%2Fetc", "x".repeat(300), "🦄"];
+const BAD_PATH_IDS = [
+  "not-a-uuid",
+  "00000000-0000-0000-0000-000000000000",
+  "%00",
+  "..%2F..%2Fetc",
+  "x".repeat(300),
+  "🦄",
+];
 
 describe("every endpoint under bad input", () => {
   // Its own server: the NOAUTH test user, and a write limit high enough that every value reaches validation.
@@ -76,8 +133,16 @@ describe("every endpoint under bad input", () => {
     expect(ops.length).toBeGreaterThan(25);
     const failures: string[] = [];
     const attempt = async (method: string, path: string, opts: { body?: unknown; rawBody?: string; auth?: string }) => {
-      const r = await call(method, path, { base: own.url, ...opts, headers: opts.rawBody !== undefined ? { "content-type": "application/json" } : undefined });
-      if (r.status >= 500) failures.push(`${method} ${path} ${opts.rawBody ?? JSON.stringify(opts.body) ?? ""}`.slice(0, 300) + ` -> ${r.status} ${r.text.slice(0, 200)}`);
+      const r = await call(method, path, {
+        base: own.url,
+        ...opts,
+        headers: opts.rawBody !== undefined ? { "content-type": "application/json" } : undefined,
+      });
+      if (r.status >= 500)
+        failures.push(
+          `${method} ${path} ${opts.rawBody ?? JSON.stringify(opts.body) ?? ""}`.slice(0, 300) +
+            ` -> ${r.status} ${r.text.slice(0, 200)}`,
+        );
     };
     for (const op of ops) {
       const validPath = op.path.replace("{id}", "00000000-0000-0000-0000-000000000000");

@@ -7,7 +7,13 @@ import { parse, parseFragment, type DefaultTreeAdapterMap } from "parse5";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTask, newUser, server as sharedServer } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, hostileDecision, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
+import {
+  decisionFor,
+  hostileDecision,
+  startModelStub,
+  startSearxStub,
+  stubbedServiceEnv,
+} from "../helpers/stubs/model";
 import { startResendStub } from "../helpers/stubs/receivers";
 import { waitFor } from "../helpers/wait";
 
@@ -70,7 +76,9 @@ describe("agent output in pages, RSS and email", () => {
     });
     expect(created.status).toBe(200);
     id = created.body.id;
-    await waitFor("the run", async () => (await api("GET", `/api/v1/tasks/${id}/executions`)).body.find((e: any) => e.status === "success"));
+    await waitFor("the run", async () =>
+      (await api("GET", `/api/v1/tasks/${id}/executions`)).body.find((e: any) => e.status === "success"),
+    );
     expect((await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: true })).status).toBe(200);
   });
 
@@ -94,8 +102,16 @@ describe("agent output in pages, RSS and email", () => {
       // The watch's name stays text in the title and the Open Graph tags.
       const title = els.find((el) => el.tagName === "title")!;
       expect(title.childNodes.map((n) => ("value" in n ? n.value : "")).join("")).toContain(NAME);
-      if (path.startsWith("/w/")) expect(attr(els.find((el) => attr(el, "property") === "og:title")!, "content")).toBe(NAME);
-      expect(els.filter((el) => el.tagName === "script" && !attr(el, "src")).every((el) => attr(el, "nonce") !== undefined)).toBe(true);
+      if (path.startsWith("/w/"))
+        expect(
+          attr(
+            els.find((el) => attr(el, "property") === "og:title")!,
+            "content",
+          ),
+        ).toBe(NAME);
+      expect(
+        els.filter((el) => el.tagName === "script" && !attr(el, "src")).every((el) => attr(el, "nonce") !== undefined),
+      ).toBe(true);
     }
   });
 
@@ -118,7 +134,9 @@ describe("agent output in pages, RSS and email", () => {
   });
 
   it("the email's HTML renders the answer through the same renderer, with a readable text part", async () => {
-    const mail = await waitFor("the notification email", async () => resend.emails().find((m) => m.to === "test@localhost"));
+    const mail = await waitFor("the notification email", async () =>
+      resend.emails().find((m) => m.to === "test@localhost"),
+    );
     const els = elements(parse(mail.html));
     expectInert(els);
     expectPayloadLink(els);
@@ -149,21 +167,41 @@ describe("security headers", () => {
     const task = await createTask(owner.token, { name: "CSP watch" });
     await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     const cookie = `__session=${owner.token}`;
-    const pages = ["/", "/explore", `/w/${task.id}`, `/u/${username}`, "/dashboard", "/dashboard/new", `/dashboard/w/${task.id}`,
-      "/dashboard/notifications", "/dashboard/settings", "/sign-in", "/sign-up", "/docs", "/no-such-page"];
+    const pages = [
+      "/",
+      "/explore",
+      `/w/${task.id}`,
+      `/u/${username}`,
+      "/dashboard",
+      "/dashboard/new",
+      `/dashboard/w/${task.id}`,
+      "/dashboard/notifications",
+      "/dashboard/settings",
+      "/sign-in",
+      "/sign-up",
+      "/docs",
+      "/no-such-page",
+    ];
     for (const path of pages) {
-      const [first, second] = [await fetch(`${base()}${path}`, { headers: { cookie } }), await fetch(`${base()}${path}`, { headers: { cookie } })];
+      const [first, second] = [
+        await fetch(`${base()}${path}`, { headers: { cookie } }),
+        await fetch(`${base()}${path}`, { headers: { cookie } }),
+      ];
       const csp = first.headers.get("content-security-policy") ?? "";
       expect(csp, path).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
       expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-      for (const directive of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+      for (const directive of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"])
+        expect(csp).toContain(directive);
       const nonce = nonceOf(csp)!;
       expect(nonce).not.toBe(nonceOf(second.headers.get("content-security-policy") ?? ""));
       expect(first.headers.get("x-content-type-options")).toBe("nosniff");
       expect(first.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       const scripts = elements(parse(await first.text())).filter((el) => el.tagName === "script");
       expect(scripts.length, `${path} has scripts`).toBeGreaterThan(0);
-      expect(scripts.map((el) => attr(el, "nonce")), path).toEqual(scripts.map(() => nonce));
+      expect(
+        scripts.map((el) => attr(el, "nonce")),
+        path,
+      ).toEqual(scripts.map(() => nonce));
     }
   });
 
@@ -172,12 +210,16 @@ describe("security headers", () => {
     const csp = res.headers.get("content-security-policy")!;
     // pk_test_ZXhhbXBsZS5jbGVyay5hY2NvdW50cy5kZXYk is base64("example.clerk.accounts.dev$").
     const clerk = "https://example.clerk.accounts.dev";
-    expect(csp).toContain(`script-src 'self' 'nonce-${nonceOf(csp)}' 'strict-dynamic' ${clerk} https://challenges.cloudflare.com https://*.protect.clerk.com;`);
+    expect(csp).toContain(
+      `script-src 'self' 'nonce-${nonceOf(csp)}' 'strict-dynamic' ${clerk} https://challenges.cloudflare.com https://*.protect.clerk.com;`,
+    );
     expect(csp).toContain(`connect-src 'self' ${clerk} https://*.protect.clerk.com:*;`);
     expect(csp).toContain("img-src 'self' data: https://img.clerk.com;");
     expect(csp).toContain("worker-src 'self' blob:;");
     expect(csp).toContain("frame-src https://challenges.cloudflare.com https://*.protect.clerk.com;");
-    const clerkScript = elements(parse(await res.text())).find((el) => el.tagName === "script" && (attr(el, "src") ?? "").startsWith(clerk));
+    const clerkScript = elements(parse(await res.text())).find(
+      (el) => el.tagName === "script" && (attr(el, "src") ?? "").startsWith(clerk),
+    );
     expect(clerkScript, "Clerk's browser SDK").toBeDefined();
     expect(attr(clerkScript!, "nonce")).toBe(nonceOf(csp));
     // The public pages load no Clerk code and allow none.

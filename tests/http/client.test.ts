@@ -1,6 +1,15 @@
 /** The SDK (client/) against the real server: every method, typed errors, NOAUTH mode, 429 retries, webhooks. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthenticationError, ConflictError, createClient, NotFoundError, RateLimitError, ValidationError, verifyWebhook, type WatchClient } from "@/client";
+import {
+  AuthenticationError,
+  ConflictError,
+  createClient,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+  verifyWebhook,
+  type WatchClient,
+} from "@/client";
 import { readSnapshot } from "@/client/generate";
 import { call, newApiKeyUser, newUser, server } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -34,14 +43,27 @@ describe("SDK with an API key", () => {
       .cadence({ minMinutes: 60, maxMinutes: 1440 })
       .paused()
       .create();
-    expect(created).toMatchObject({ name: "pg19", state: "paused", condition_description: "a beta release is announced" });
-    expect(created).toMatchObject({ min_confidence: 0.8, min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 1440 });
-    expect(created.notifications).toEqual([{ type: "webhook", url: "https://example.com/hook", method: "POST", headers: {} }]);
+    expect(created).toMatchObject({
+      name: "pg19",
+      state: "paused",
+      condition_description: "a beta release is announced",
+    });
+    expect(created).toMatchObject({
+      min_confidence: 0.8,
+      min_sources: 2,
+      min_interval_minutes: 60,
+      max_interval_minutes: 1440,
+    });
+    expect(created.notifications).toEqual([
+      { type: "webhook", url: "https://example.com/hook", method: "POST", headers: {} },
+    ]);
     expect((await sdk.watches.list()).map((t) => t.id)).toContain(created.id);
     expect(await sdk.watches.list({ state: "active" })).toEqual([]);
     expect((await sdk.watches.get(created.id)).id).toBe(created.id);
     expect((await sdk.watches.update(created.id, { name: "renamed" })).name).toBe("renamed");
-    expect(await sdk.watches.history(created.id)).toEqual([{ at: expect.any(String), changes: { name: { from: "pg19", to: "renamed" } } }]);
+    expect(await sdk.watches.history(created.id)).toEqual([
+      { at: expect.any(String), changes: { name: { from: "pg19", to: "renamed" } } },
+    ]);
     expect(await sdk.usage.get()).toMatchObject({ runs: 0, runs_limit: 3000, active_tasks: 0, active_tasks_limit: 50 });
 
     // No model here, so the run fails at once: the 409 while a run is open is checked with the stub model below.
@@ -53,8 +75,13 @@ describe("SDK with an API key", () => {
 
     const fork = await sdk.watches.fork(created.id, { name: "mine too" });
     expect(fork).toMatchObject({ name: "mine too", state: "paused", forked_from_task_id: created.id });
-    expect(await sdk.notifications.sends({ task_id: created.id, event: "task.condition_met" })).toEqual({ sends: [], total: 0 });
-    await expect(sdk.notifications.redeliver("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
+    expect(await sdk.notifications.sends({ task_id: created.id, event: "task.condition_met" })).toEqual({
+      sends: [],
+      total: 0,
+    });
+    await expect(sdk.notifications.redeliver("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     const secret = await sdk.webhookSecret.get();
     expect(secret).toMatch(/^whsec_/);
     expect(await sdk.webhookSecret.rotate({ overlapHours: 1 })).not.toBe(secret);
@@ -65,9 +92,9 @@ describe("SDK with an API key", () => {
   });
 
   it("publishes a watch (with a username) that another user forks", async () => {
-    await expect(sdk.watches.create({ search_query: "x", state: "paused" }).then((t) => sdk.watches.setVisibility(t.id, true))).rejects.toThrow(
-      /username/i,
-    );
+    await expect(
+      sdk.watches.create({ search_query: "x", state: "paused" }).then((t) => sdk.watches.setVisibility(t.id, true)),
+    ).rejects.toThrow(/username/i);
     const author = await newUser("developer", { username: `sdk${Date.now().toString(36)}` });
     const authorSdk = createClient({ apiKey: author.token, baseUrl: server().url });
     const task = await authorSdk.watches.create({ search_query: "Rust 2027 edition", state: "paused" });
@@ -76,8 +103,18 @@ describe("SDK with an API key", () => {
     expect(fork).toMatchObject({ forked_from_task_id: task.id, is_public: false, user_id: user.id });
     // Anyone may read it, with its verdict, and share it by its page, badge and feeds.
     const anonymous = createClient({ baseUrl: server().url });
-    expect((await anonymous.public.get(task.id)).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });
-    for (const url of [anonymous.public.badgeUrl(task.id), anonymous.public.feedUrl(task.id), anonymous.public.feedUrl(task.id, "rss"), anonymous.public.pageUrl(task.id)])
+    expect((await anonymous.public.get(task.id)).resolution).toEqual({
+      status: "watching",
+      since: null,
+      answer: null,
+      sources: [],
+    });
+    for (const url of [
+      anonymous.public.badgeUrl(task.id),
+      anonymous.public.feedUrl(task.id),
+      anonymous.public.feedUrl(task.id, "rss"),
+      anonymous.public.pageUrl(task.id),
+    ])
       expect((await fetch(url)).status, url).toBe(200);
     expect(await authorSdk.watches.setVisibility(task.id, false)).toEqual({ is_public: false });
     await expect(sdk.watches.get(task.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -86,7 +123,10 @@ describe("SDK with an API key", () => {
 
   it("maps errors to typed classes with the server's detail", async () => {
     const other = await newApiKeyUser();
-    const theirs = await createClient({ apiKey: other.apiKey, baseUrl: server().url }).watches.create({ search_query: "theirs", state: "paused" });
+    const theirs = await createClient({ apiKey: other.apiKey, baseUrl: server().url }).watches.create({
+      search_query: "theirs",
+      state: "paused",
+    });
     const notFound = await sdk.watches.get(theirs.id).catch((e) => e);
     expect(notFound).toBeInstanceOf(NotFoundError);
     expect(notFound).toMatchObject({ status: 404, detail: "Task not found", message: "Task not found" });
@@ -97,7 +137,9 @@ describe("SDK with an API key", () => {
     expect(invalid.fields[0]).toMatchObject({ loc: ["body", "search_query"] });
     expect(invalid.message).toMatch(/^search_query: /);
 
-    const badChannel = await sdk.watches.create({ search_query: "x", notifications: [{ type: "email", address: "nope" }] }).catch((e) => e);
+    const badChannel = await sdk.watches
+      .create({ search_query: "x", notifications: [{ type: "email", address: "nope" }] })
+      .catch((e) => e);
     expect(badChannel).toBeInstanceOf(ValidationError);
     expect(badChannel).toMatchObject({ status: 400, fields: [] });
     expect(badChannel.message).toMatch(/Invalid notification/);
@@ -116,7 +158,9 @@ describe("SDK with an API key", () => {
     const e = await withKey.watches.list().catch((err) => err);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e).toMatchObject({ status: 401, detail: "Invalid API key" });
-    await expect(createClient({ baseUrl: server().url, noauth: true }).me()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(createClient({ baseUrl: server().url, noauth: true }).me()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 });
 
@@ -124,7 +168,13 @@ describe("retries", () => {
   it("retries a 429 after its Retry-After (and a 503), then raises RateLimitError when retries run out", async () => {
     let n = 0;
     const stub = await startStub(() =>
-      ++n % 3 === 0 ? { json: [] } : { status: n % 3 === 1 ? 429 : 503, headers: { "retry-after": "0" }, json: { detail: "Rate limit exceeded. Try again in 0 seconds." } },
+      ++n % 3 === 0
+        ? { json: [] }
+        : {
+            status: n % 3 === 1 ? 429 : 503,
+            headers: { "retry-after": "0" },
+            json: { detail: "Rate limit exceeded. Try again in 0 seconds." },
+          },
     );
     try {
       const patient = createClient({ baseUrl: stub.url, apiKey: "sk_test" });
@@ -136,7 +186,11 @@ describe("retries", () => {
       const impatient = createClient({ baseUrl: stub.url, apiKey: "sk_test", maxRetries: 0 });
       const limited = await impatient.watches.list().catch((e) => e);
       expect(limited).toBeInstanceOf(RateLimitError);
-      expect(limited).toMatchObject({ status: 429, retryAfter: 0, detail: "Rate limit exceeded. Try again in 0 seconds." });
+      expect(limited).toMatchObject({
+        status: 429,
+        retryAfter: 0,
+        detail: "Rate limit exceeded. Try again in 0 seconds.",
+      });
     } finally {
       await stub.close();
     }
@@ -150,7 +204,11 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   beforeAll(async () => {
     // The model answers after 1 s, so a second "run now" finds the first one still open.
-    [model, searx, receiver] = await Promise.all([startModelStub(undefined, { answerDelayMs: 1000 }), startSearxStub(), startWebhookReceiver()]);
+    [model, searx, receiver] = await Promise.all([
+      startModelStub(undefined, { answerDelayMs: 1000 }),
+      startSearxStub(),
+      startWebhookReceiver(),
+    ]);
     dev = await startServer({
       SERVICE_NOAUTH: "1",
       AGENT_MODEL: "openai-compatible:stub",
@@ -179,7 +237,12 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     });
     expect((await sdk.me()).email).toBe("test@localhost");
     const secret = await sdk.webhookSecret.get();
-    const task = await sdk.watch("Postgres 19 beta release").when("a beta release is announced").notify({ webhook: `${receiver.url}/hook` }).paused().create();
+    const task = await sdk
+      .watch("Postgres 19 beta release")
+      .when("a beta release is announced")
+      .notify({ webhook: `${receiver.url}/hook` })
+      .paused()
+      .create();
     const execution = await sdk.watches.execute(task.id);
     await expect(sdk.watches.execute(task.id)).rejects.toBeInstanceOf(ConflictError);
     const sends = await waitFor("the webhook's settled send record", async () =>
@@ -190,9 +253,15 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     expect(new Set(authorization)).toEqual(new Set([null]));
 
     const delivery = receiver.requests.at(-1)!;
-    const event = verifyWebhook<{ type: string; data: { task: { id: string } } }>(secret, delivery.headers, delivery.body);
+    const event = verifyWebhook<{ type: string; data: { task: { id: string } } }>(
+      secret,
+      delivery.headers,
+      delivery.body,
+    );
     expect(event).toMatchObject({ type: "task.condition_met", data: { task: { id: task.id } } });
-    expect(() => verifyWebhook(secret, delivery.headers, delivery.body.replace("condition_met", "condition_met "))).toThrow();
+    expect(() =>
+      verifyWebhook(secret, delivery.headers, delivery.body.replace("condition_met", "condition_met ")),
+    ).toThrow();
   });
 
   it("a real 429 waits out Retry-After; without retries it raises RateLimitError", async () => {
@@ -204,7 +273,13 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     await nextWindow();
     const impatient = createClient({ baseUrl: dev.url, noauth: true, maxRetries: 0 });
     const outcomes = [];
-    for (let i = 0; i < 4; i++) outcomes.push(await impatient.watches.create({ search_query: `x${i}`, state: "paused" }).then(() => null, (e) => e));
+    for (let i = 0; i < 4; i++)
+      outcomes.push(
+        await impatient.watches.create({ search_query: `x${i}`, state: "paused" }).then(
+          () => null,
+          (e) => e,
+        ),
+      );
     const limited = outcomes.find((e) => e !== null);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited.retryAfter).toBeGreaterThan(0);

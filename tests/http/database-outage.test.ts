@@ -18,11 +18,17 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
   let server: RunningServer;
   const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
   const succeeded = async (id: string) =>
-    ((await api("GET", `/api/v1/tasks/${id}/executions`)).body as { status: string }[]).filter((e) => e.status === "success").length;
+    ((await api("GET", `/api/v1/tasks/${id}/executions`)).body as { status: string }[]).filter(
+      (e) => e.status === "success",
+    ).length;
 
   beforeAll(async () => {
     // The model answers after a moment, so the database can go away while a run waits for it.
-    [cluster, model, searx] = await Promise.all([throwawayPostgres(), startModelStub(undefined, { answerDelayMs: 1500 }), startSearxStub()]);
+    [cluster, model, searx] = await Promise.all([
+      throwawayPostgres(),
+      startModelStub(undefined, { answerDelayMs: 1500 }),
+      startSearxStub(),
+    ]);
     server = await startServer({
       DATABASE_URL: cluster.url,
       SERVICE_NOAUTH: "1",
@@ -55,7 +61,9 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
     ] as const) {
       const res = await api(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(503);
-      expect(res.body).toEqual({ detail: "Service temporarily unavailable: the database cannot be reached. Try again shortly." });
+      expect(res.body).toEqual({
+        detail: "Service temporarily unavailable: the database cannot be reached. Try again shortly.",
+      });
       expect(res.headers.get("retry-after")).toBe("5");
     }
     const health = await api("GET", "/api/health");

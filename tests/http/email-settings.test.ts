@@ -37,7 +37,11 @@ beforeAll(async () => {
   searx = await startSearxStub();
   resend = await startResendStub();
   receiver = await startWebhookReceiver();
-  ownEnv = { ...serverEnv(server().clerkPublicPem, server().clerkApiUrl), ...stubbedServiceEnv({ model, searx, resend }), WATCH_CLOCK_OFFSET_MS: String(offset) };
+  ownEnv = {
+    ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
+    ...stubbedServiceEnv({ model, searx, resend }),
+    WATCH_CLOCK_OFFSET_MS: String(offset),
+  };
   own = await startServer(ownEnv);
 });
 
@@ -57,26 +61,57 @@ async function signIn() {
 }
 
 async function runMet(auth: string | undefined, notifications: unknown[]) {
-  const task = (await api("POST", "/api/v1/tasks", { auth, body: { search_query: uniqueId("release"), state: "paused", notifications } })).body;
+  const task = (
+    await api("POST", "/api/v1/tasks", {
+      auth,
+      body: { search_query: uniqueId("release"), state: "paused", notifications },
+    })
+  ).body;
   const started = await api("POST", `/api/v1/tasks/${task.id}/execute`, { auth });
   expect(started.status).toBe(200);
-  await waitFor("the run", async () => (await api("GET", `/api/v1/tasks/${task.id}/executions?limit=1`, { auth })).body[0]?.status === "success");
+  await waitFor(
+    "the run",
+    async () =>
+      (await api("GET", `/api/v1/tasks/${task.id}/executions?limit=1`, { auth })).body[0]?.status === "success",
+  );
   return task as { id: string; name: string };
 }
 
 const sendsOf = async (auth: string | undefined, taskId?: string) =>
-  (await api("GET", `/api/v1/notifications/sends${taskId ? `?task_id=${taskId}` : ""}`, { auth })).body.sends as { event: string; notification_type: string; status: string; task_id: string | null; recipient: string }[];
+  (await api("GET", `/api/v1/notifications/sends${taskId ? `?task_id=${taskId}` : ""}`, { auth })).body.sends as {
+    event: string;
+    notification_type: string;
+    status: string;
+    task_id: string | null;
+    recipient: string;
+  }[];
 
 describe("email settings", () => {
   it("are on the account (UTC, no quiet hours, no digest by default) and change field by field; bad values → 422", async () => {
     const user = await signIn();
-    expect((await api("GET", "/auth/me", { auth: user.token })).body.settings).toEqual({ timezone: "UTC", quiet_hours: null, email_digest: "off" });
+    expect((await api("GET", "/auth/me", { auth: user.token })).body.settings).toEqual({
+      timezone: "UTC",
+      quiet_hours: null,
+      email_digest: "off",
+    });
     const patch = (body: unknown) => api("PATCH", "/api/v1/users/me/settings", { auth: user.token, body });
     const saved = await patch({ timezone: "Europe/Berlin", quiet_hours: { start: "22:30", end: "07:00" } });
     expect(saved.status).toBe(200);
-    expect(saved.body.settings).toEqual({ timezone: "Europe/Berlin", quiet_hours: { start: "22:30", end: "07:00" }, email_digest: "off" });
-    expect((await patch({ email_digest: "daily" })).body.settings).toEqual({ timezone: "Europe/Berlin", quiet_hours: { start: "22:30", end: "07:00" }, email_digest: "daily" });
-    expect((await patch({ quiet_hours: null, email_digest: "off" })).body.settings).toEqual({ timezone: "Europe/Berlin", quiet_hours: null, email_digest: "off" });
+    expect(saved.body.settings).toEqual({
+      timezone: "Europe/Berlin",
+      quiet_hours: { start: "22:30", end: "07:00" },
+      email_digest: "off",
+    });
+    expect((await patch({ email_digest: "daily" })).body.settings).toEqual({
+      timezone: "Europe/Berlin",
+      quiet_hours: { start: "22:30", end: "07:00" },
+      email_digest: "daily",
+    });
+    expect((await patch({ quiet_hours: null, email_digest: "off" })).body.settings).toEqual({
+      timezone: "Europe/Berlin",
+      quiet_hours: null,
+      email_digest: "off",
+    });
 
     for (const bad of [
       { timezone: "Mars/Olympus" },
@@ -103,12 +138,28 @@ describe("email settings", () => {
 
   it("in quiet hours, a finding's webhook goes at once and its email waits; with the digest on, no email per finding", async () => {
     // Quiet hours until 08:00 UTC for the development user.
-    expect((await api("PATCH", "/api/v1/users/me/settings", { body: { timezone: "UTC", quiet_hours: { start: "22:00", end: "08:00" } } })).status).toBe(200);
-    quiet = await runMet(undefined, [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${receiver.url}/quiet` }]);
+    expect(
+      (
+        await api("PATCH", "/api/v1/users/me/settings", {
+          body: { timezone: "UTC", quiet_hours: { start: "22:00", end: "08:00" } },
+        })
+      ).status,
+    ).toBe(200);
+    quiet = await runMet(undefined, [
+      { type: "email", address: "test@localhost" },
+      { type: "webhook", url: `${receiver.url}/quiet` },
+    ]);
     await waitFor("the webhook", async () => receiver.requests.some((r) => r.url === "/quiet"));
 
     digestUser = await signIn();
-    expect((await api("PATCH", "/api/v1/users/me/settings", { auth: digestUser.token, body: { timezone: "UTC", email_digest: "daily" } })).status).toBe(200);
+    expect(
+      (
+        await api("PATCH", "/api/v1/users/me/settings", {
+          auth: digestUser.token,
+          body: { timezone: "UTC", email_digest: "daily" },
+        })
+      ).status,
+    ).toBe(200);
     digested = await runMet(digestUser.token, [{ type: "email", address: digestUser.email }]);
 
     await new Promise((r) => setTimeout(r, 1000));
@@ -123,10 +174,18 @@ describe("email settings", () => {
     await own.kill();
     own = await startAgain(own, ownEnv);
 
-    const held = await waitFor("the held email", async () => resend.emails().find((m) => m.to === "test@localhost"), 180_000);
+    const held = await waitFor(
+      "the held email",
+      async () => resend.emails().find((m) => m.to === "test@localhost"),
+      180_000,
+    );
     expect(Date.now()).toBeGreaterThanOrEqual(eightReal - 1000);
     expect(held.subject).toBeTruthy();
-    const digest = await waitFor("the digest", async () => resend.emails().find((m) => m.to === digestUser.email), 60_000);
+    const digest = await waitFor(
+      "the digest",
+      async () => resend.emails().find((m) => m.to === digestUser.email),
+      60_000,
+    );
     expect(digest.subject).toBe("Your Watch digest: 1 finding");
     expect(digest.html).toContain(digested.name);
 
@@ -134,7 +193,12 @@ describe("email settings", () => {
     expect(resend.emails().filter((m) => m.to === "test@localhost")).toHaveLength(1);
     expect(resend.emails().filter((m) => m.to === digestUser.email)).toHaveLength(1);
     const quietSends = await sendsOf(undefined, quiet.id);
-    expect(quietSends.map((s) => [s.notification_type, s.status]).sort()).toEqual([["email", "sent"], ["webhook", "sent"]]);
-    expect((await sendsOf(digestUser.token)).map((s) => [s.event, s.task_id, s.status])).toEqual([["digest.daily", null, "sent"]]);
+    expect(quietSends.map((s) => [s.notification_type, s.status]).sort()).toEqual([
+      ["email", "sent"],
+      ["webhook", "sent"],
+    ]);
+    expect((await sendsOf(digestUser.token)).map((s) => [s.event, s.task_id, s.status])).toEqual([
+      ["digest.daily", null, "sent"],
+    ]);
   }, 300_000);
 });

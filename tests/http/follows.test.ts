@@ -9,7 +9,13 @@ import { serverEnv } from "../global-setup";
 import { call, server, testClerkKeys, uniqueId } from "../helpers/api";
 import { mintSessionToken } from "../helpers/clerk";
 import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv, type StubDecision } from "../helpers/stubs/model";
+import {
+  decisionFor,
+  startModelStub,
+  startSearxStub,
+  stubbedServiceEnv,
+  type StubDecision,
+} from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
 import { settledSends, waitFor } from "../helpers/wait";
 
@@ -25,7 +31,10 @@ beforeAll(async () => {
   searx = await startSearxStub();
   resend = await startResendStub();
   receiver = await startWebhookReceiver();
-  own = await startServer({ ...serverEnv(server().clerkPublicPem, server().clerkApiUrl), ...stubbedServiceEnv({ model, searx, resend }) });
+  own = await startServer({
+    ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
+    ...stubbedServiceEnv({ model, searx, resend }),
+  });
 });
 
 afterAll(async () => {
@@ -49,7 +58,14 @@ async function publicWatch(query: string) {
   await api("PATCH", "/api/v1/users/me/username", { body: { username: "owner" } });
   const t = (
     await api("POST", "/api/v1/tasks", {
-      body: { search_query: query, state: "paused", notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${receiver.url}/owner` }] },
+      body: {
+        search_query: query,
+        state: "paused",
+        notifications: [
+          { type: "email", address: "test@localhost" },
+          { type: "webhook", url: `${receiver.url}/owner` },
+        ],
+      },
     })
   ).body;
   expect((await api("PATCH", `/api/v1/tasks/${t.id}/visibility`, { body: { is_public: true } })).status).toBe(200);
@@ -75,7 +91,10 @@ async function runNow(id: string) {
 
 /** The newest link to `path` in the newest email to `to`. */
 function linkIn(to: string, path: string) {
-  const mail = resend.emails().filter((m) => m.to === to).at(-1);
+  const mail = resend
+    .emails()
+    .filter((m) => m.to === to)
+    .at(-1);
   const link = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`).exec(mail.html)![0].replace(/&amp;/g, "&");
   return new URL(link);
 }
@@ -88,25 +107,47 @@ describe("following a public watch", () => {
     expect(first.status).toBe(202);
     expect(first.body).toEqual({ message: "Check your inbox to confirm." });
     expect((await follow("FAN@example.com")).body).toEqual(first.body); // the same answer again
-    expect((await api("POST", "/api/v1/public/tasks/id/00000000-0000-4000-8000-000000000000/follow", { body: { email: "a@b.co" } })).status).toBe(404);
+    expect(
+      (
+        await api("POST", "/api/v1/public/tasks/id/00000000-0000-4000-8000-000000000000/follow", {
+          body: { email: "a@b.co" },
+        })
+      ).status,
+    ).toBe(404);
 
     const confirm = linkIn("fan@example.com", "/follow/confirm");
-    expect((await fetch(`${own.url}${confirm.pathname}${confirm.search}`).then((r) => r.text()))).toContain("Confirm and follow");
+    expect(await fetch(`${own.url}${confirm.pathname}${confirm.search}`).then((r) => r.text())).toContain(
+      "Confirm and follow",
+    );
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0); // a link opened is not a confirmation
     const token = confirm.searchParams.get("token");
-    expect((await api("POST", "/api/v1/public/follows/confirm", { body: { token } })).body).toEqual({ task_id: id, email: "fan@example.com" });
-    expect((await api("POST", "/api/v1/public/follows/confirm", { body: { token: "forged.0.x" } })).body).toEqual({ detail: "Invalid or expired token" });
+    expect((await api("POST", "/api/v1/public/follows/confirm", { body: { token } })).body).toEqual({
+      task_id: id,
+      email: "fan@example.com",
+    });
+    expect((await api("POST", "/api/v1/public/follows/confirm", { body: { token: "forged.0.x" } })).body).toEqual({
+      detail: "Invalid or expired token",
+    });
 
     // A second follower, signed in, with a webhook.
     const member = await signIn();
-    const followed = await api("POST", `/api/v1/tasks/${id}/follow`, { auth: member.token, body: { notifications: [{ type: "webhook", url: `${receiver.url}/member` }] } });
+    const followed = await api("POST", `/api/v1/tasks/${id}/follow`, {
+      auth: member.token,
+      body: { notifications: [{ type: "webhook", url: `${receiver.url}/member` }] },
+    });
     expect(followed.status).toBe(201);
-    expect(followed.body).toMatchObject({ task_id: id, notifications: [{ type: "webhook", url: `${receiver.url}/member`, method: "POST", headers: {} }] });
+    expect(followed.body).toMatchObject({
+      task_id: id,
+      notifications: [{ type: "webhook", url: `${receiver.url}/member`, method: "POST", headers: {} }],
+    });
     const view = (await api("GET", `/api/v1/tasks/${id}`)).body;
     expect(view.subscriber_count).toBe(2);
     expect(JSON.stringify(view)).not.toContain("fan@example.com");
 
-    answers.set("followed release", decisionFor({ finding_key: "followed-1", notification: { title: "Released", markdown: "It is out." } }));
+    answers.set(
+      "followed release",
+      decisionFor({ finding_key: "followed-1", notification: { title: "Released", markdown: "It is out." } }),
+    );
     const run = await runNow(id);
     await runNow(id); // the same finding again: nobody hears twice
     await waitFor("the member's webhook", async () => receiver.requests.some((r) => r.url === "/member"));
@@ -128,39 +169,71 @@ describe("following a public watch", () => {
 
     // In the member's history, not the owner's.
     const memberSends = (await api("GET", "/api/v1/notifications/sends", { auth: member.token })).body;
-    expect(memberSends.sends.map((s: { event: string; notification_type: string; status: string }) => [s.event, s.notification_type, s.status])).toEqual([["task.condition_met", "webhook", "sent"]]);
+    expect(
+      memberSends.sends.map((s: { event: string; notification_type: string; status: string }) => [
+        s.event,
+        s.notification_type,
+        s.status,
+      ]),
+    ).toEqual([["task.condition_met", "webhook", "sent"]]);
     const ownerSends = (await api("GET", `/api/v1/notifications/sends?task_id=${id}&event=task.condition_met`)).body;
-    expect(ownerSends.sends.map((s: { recipient: string }) => s.recipient).sort()).toEqual([`${receiver.url}/owner`, "test@localhost"]);
+    expect(ownerSends.sends.map((s: { recipient: string }) => s.recipient).sort()).toEqual([
+      `${receiver.url}/owner`,
+      "test@localhost",
+    ]);
 
     // One click (RFC 8058) ends the email follow.
     const unsubscribe = new RegExp(`<([^>]+)>`).exec(fanMail[0].headers["List-Unsubscribe"])![1]!;
-    const oneClick = await fetch(unsubscribe, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const oneClick = await fetch(unsubscribe, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(oneClick.status).toBe(200);
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(1);
-    answers.set("followed release", decisionFor({ finding_key: "followed-2", notification: { title: "Released again", markdown: "Now 2." } }));
+    answers.set(
+      "followed release",
+      decisionFor({ finding_key: "followed-2", notification: { title: "Released again", markdown: "Now 2." } }),
+    );
     await runNow(id);
-    await waitFor("the member's second webhook", async () => receiver.requests.filter((r) => r.url === "/member").length === 2);
+    await waitFor(
+      "the member's second webhook",
+      async () => receiver.requests.filter((r) => r.url === "/member").length === 2,
+    );
     expect(resend.emails().filter((m) => m.to === "fan@example.com" && m.subject === "Released again")).toHaveLength(0);
-    const page = await fetch(`${own.url}/unsubscribe?token=${new URL(unsubscribe).searchParams.get("token")}`).then((r) => r.text());
+    const page = await fetch(`${own.url}/unsubscribe?token=${new URL(unsubscribe).searchParams.get("token")}`).then(
+      (r) => r.text(),
+    );
     expect(page).toContain("Unsubscribe");
-    expect((await api("POST", "/api/v1/public/follows/unsubscribe", { body: { token: new URL(unsubscribe).searchParams.get("token") } })).status).toBe(200);
+    expect(
+      (
+        await api("POST", "/api/v1/public/follows/unsubscribe", {
+          body: { token: new URL(unsubscribe).searchParams.get("token") },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("signed in: change channels (200), list, unfollow (204); not your own watch; private stops every follow", async () => {
     const id = await publicWatch("signed-in follows");
     const member = await signIn();
-    const follow = (notifications: unknown[]) => api("POST", `/api/v1/tasks/${id}/follow`, { auth: member.token, body: { notifications } });
+    const follow = (notifications: unknown[]) =>
+      api("POST", `/api/v1/tasks/${id}/follow`, { auth: member.token, body: { notifications } });
     expect((await follow([{ type: "email", address: member.email }])).status).toBe(201);
     const changed = await follow([{ type: "webhook", url: `${receiver.url}/changed` }]);
     expect(changed.status).toBe(200);
-    expect(changed.body.notifications).toEqual([{ type: "webhook", url: `${receiver.url}/changed`, method: "POST", headers: {} }]);
+    expect(changed.body.notifications).toEqual([
+      { type: "webhook", url: `${receiver.url}/changed`, method: "POST", headers: {} },
+    ]);
     expect((await follow([{ type: "sms" }])).status).toBe(400);
     const list = (await api("GET", "/api/v1/follows", { auth: member.token })).body;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ task: { id, user_id: null, notifications: [], owner: { username: "owner" } } });
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(1);
 
-    expect((await api("POST", `/api/v1/tasks/${id}/follow`, { body: { notifications: [] } })).body).toEqual({ detail: "You own this task" });
+    expect((await api("POST", `/api/v1/tasks/${id}/follow`, { body: { notifications: [] } })).body).toEqual({
+      detail: "You own this task",
+    });
     expect((await api("DELETE", `/api/v1/tasks/${id}/follow`, { auth: member.token })).status).toBe(204);
     expect((await api("GET", "/api/v1/follows", { auth: member.token })).body).toEqual([]);
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0);
@@ -171,6 +244,8 @@ describe("following a public watch", () => {
     expect((await api("GET", "/api/v1/follows", { auth: member.token })).body).toEqual([]);
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0);
     expect((await follow([])).status).toBe(404);
-    expect((await api("POST", `/api/v1/public/tasks/id/${id}/follow`, { body: { email: "x@example.com" } })).status).toBe(404);
+    expect(
+      (await api("POST", `/api/v1/public/tasks/id/${id}/follow`, { body: { email: "x@example.com" } })).status,
+    ).toBe(404);
   });
 });

@@ -38,27 +38,44 @@ async function runOnce(taskId: string) {
   expect(started.status).toBe(200);
   const page = await waitFor("a settled send record", async () => {
     const p = await findings();
-    return settledSends(p, p.total) && p.sends.filter((s: { event: string }) => s.event === "task.condition_met").length > before && p;
+    return (
+      settledSends(p, p.total) &&
+      p.sends.filter((s: { event: string }) => s.event === "task.condition_met").length > before &&
+      p
+    );
   });
   return page.sends.find((s: { event: string }) => s.event === "task.condition_met");
 }
 
 /** The token of the newest link to `path` (e.g. /email/verify) in the newest email to `to`. */
 function linkIn(to: string, path: string) {
-  const mail = resend.emails().filter((m) => m.to === to).at(-1);
+  const mail = resend
+    .emails()
+    .filter((m) => m.to === to)
+    .at(-1);
   const link = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`).exec(mail.html)![0].replace(/&amp;/g, "&");
   return new URL(link);
 }
 
 describe("email rules", () => {
   it("holds mail to another address until it is confirmed, then delivers, within the hourly cap", async () => {
-    const t = (await api("POST", "/api/v1/tasks", { search_query: "other address", state: "paused", notifications: [{ type: "email", address: "friend@example.com" }] })).body;
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "other address",
+        state: "paused",
+        notifications: [{ type: "email", address: "friend@example.com" }],
+      })
+    ).body;
     const first = await runOnce(t.id);
     expect(first).toMatchObject({ notification_type: "email", status: "skipped", recipient: "friend@example.com" });
     expect(first.error_message).toMatch(/address not verified: verification link sent to friend@example.com/);
     // The verification email is a send of its own: recorded, and counted against the caps.
     const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}`)).body.sends;
-    expect(sends.find((s: { event: string }) => s.event === "email.verification")).toMatchObject({ status: "sent", execution_id: null, recipient: "friend@example.com" });
+    expect(sends.find((s: { event: string }) => s.event === "email.verification")).toMatchObject({
+      status: "sent",
+      execution_id: null,
+      recipient: "friend@example.com",
+    });
     expect(resend.emails().find((m) => m.to === "friend@example.com").subject).toMatch(/Confirm/);
     // The link opens a page; only its button (a POST) confirms, because mail scanners follow links.
     const link = linkIn("friend@example.com", "/email/verify");
@@ -69,8 +86,13 @@ describe("email rules", () => {
     expect((await api("GET", `/api/v1/email/verify${link.search}`)).status).toBe(404);
     expect((await runOnce(t.id)).error_message).toMatch(/waiting for friend@example.com to confirm/);
     const token = link.searchParams.get("token");
-    expect((await api("POST", "/api/v1/email/verify", { token })).body).toEqual({ verified: true, email: "friend@example.com" });
-    expect((await api("POST", "/api/v1/email/verify", { token: "unknown" })).body).toEqual({ detail: "Invalid or expired token" });
+    expect((await api("POST", "/api/v1/email/verify", { token })).body).toEqual({
+      verified: true,
+      email: "friend@example.com",
+    });
+    expect((await api("POST", "/api/v1/email/verify", { token: "unknown" })).body).toEqual({
+      detail: "Invalid or expired token",
+    });
 
     expect(await runOnce(t.id)).toMatchObject({ status: "sent", error_message: null });
     expect(await runOnce(t.id)).toMatchObject({ status: "sent", error_message: null });
@@ -80,7 +102,13 @@ describe("email rules", () => {
   });
 
   it("holds the caps under concurrent sends: exactly the remaining allowance goes out", async () => {
-    const t = (await api("POST", "/api/v1/tasks", { search_query: "burst", state: "paused", notifications: [{ type: "email", address: "burst@example.com" }] })).body;
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "burst",
+        state: "paused",
+        notifications: [{ type: "email", address: "burst@example.com" }],
+      })
+    ).body;
     const test = () => api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "email" });
     expect((await test()).body.error_message).toMatch(/verification link sent/);
     const { token } = Object.fromEntries(linkIn("burst@example.com", "/email/verify").searchParams);
@@ -89,13 +117,21 @@ describe("email rules", () => {
     const burst = await Promise.all(Array.from({ length: 8 }, test));
     expect(burst.map((r) => r.body.status).sort()).toEqual(["sent", "sent", ...Array(6).fill("skipped")]);
     expect(resend.emails().filter((m) => m.to === "burst@example.com")).toHaveLength(3);
-    const tests = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&limit=100`)).body.sends.filter((s: { event: string }) => s.event === "task.test");
+    const tests = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&limit=100`)).body.sends.filter(
+      (s: { event: string }) => s.event === "task.test",
+    );
     expect(tests).toHaveLength(9);
   });
 
   it("pauses a watch from the link in its email", async () => {
     // Created paused so that only this test's run happens; resumed before the link is used.
-    const t = (await api("POST", "/api/v1/tasks", { search_query: "pause me", state: "paused", notifications: [{ type: "email", address: "test@localhost" }] })).body;
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "pause me",
+        state: "paused",
+        notifications: [{ type: "email", address: "test@localhost" }],
+      })
+    ).body;
     await runOnce(t.id);
     expect((await api("PUT", `/api/v1/tasks/${t.id}`, { state: "active" })).body.state).toBe("active");
     const link = linkIn("test@localhost", "/email/pause");
@@ -109,8 +145,16 @@ describe("email rules", () => {
     expect(subject).toBe(t.id);
     expect(Number(expires) * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3_600_000);
     const otherWatch = (await api("POST", "/api/v1/tasks", { search_query: "another", state: "paused" })).body.id;
-    for (const forged of [`${subject}.${expires}.forged`, `${subject}.${Number(expires) + 60}.${mac}`, `${otherWatch}.${expires}.${mac}`, `${subject}.0.${mac}`, "1.x"])
-      expect((await api("POST", "/api/v1/email/pause", { task, token: forged })).body).toEqual({ detail: "Invalid or expired link" });
+    for (const forged of [
+      `${subject}.${expires}.forged`,
+      `${subject}.${Number(expires) + 60}.${mac}`,
+      `${otherWatch}.${expires}.${mac}`,
+      `${subject}.0.${mac}`,
+      "1.x",
+    ])
+      expect((await api("POST", "/api/v1/email/pause", { task, token: forged })).body).toEqual({
+        detail: "Invalid or expired link",
+      });
     expect((await api("POST", "/api/v1/email/pause", { task, token })).body).toEqual({ status: "paused" });
     expect((await api("GET", `/api/v1/tasks/${t.id}`)).body).toMatchObject({ state: "paused", next_run: null });
   });
@@ -118,11 +162,16 @@ describe("email rules", () => {
 
 describe("test notifications", () => {
   it("sends a signed test webhook and a test email, recorded as task.test sends", async () => {
-    const t = (await api("POST", "/api/v1/tasks", {
-      search_query: "test sends",
-      state: "paused",
-      notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${receiver.url}/test` }],
-    })).body;
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "test sends",
+        state: "paused",
+        notifications: [
+          { type: "email", address: "test@localhost" },
+          { type: "webhook", url: `${receiver.url}/test` },
+        ],
+      })
+    ).body;
     const hook = await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "webhook" });
     expect(hook.body).toEqual({ status: "sent", error_message: null });
     const req = receiver.requests.at(-1)!;
@@ -131,7 +180,14 @@ describe("test notifications", () => {
     const mail = await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "email" });
     expect(mail.body.status).toBe("sent");
     const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}`)).body.sends;
-    expect(sends.map((s: { event: string; notification_type: string; status: string; execution_id: string | null }) => [s.event, s.notification_type, s.status, s.execution_id])).toEqual([
+    expect(
+      sends.map((s: { event: string; notification_type: string; status: string; execution_id: string | null }) => [
+        s.event,
+        s.notification_type,
+        s.status,
+        s.execution_id,
+      ]),
+    ).toEqual([
       ["task.test", "email", "sent", null],
       ["task.test", "webhook", "sent", null],
     ]);

@@ -22,17 +22,27 @@ let gemini: RunningServer;
 let unconfigured: RunningServer;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
-const executions = async (base: string, id: string) => (await call("GET", `/api/v1/tasks/${id}/executions`, { base })).body as any[];
+const executions = async (base: string, id: string) =>
+  (await call("GET", `/api/v1/tasks/${id}/executions`, { base })).body as any[];
 const finished = (base: string, id: string, n: number) =>
-  waitFor(`${n} finished execution(s)`, async () => {
-    const list = await executions(base, id);
-    return list.filter((e) => e.status === "success" || e.status === "failed").length >= n && list;
-  }, 40_000);
+  waitFor(
+    `${n} finished execution(s)`,
+    async () => {
+      const list = await executions(base, id);
+      return list.filter((e) => e.status === "success" || e.status === "failed").length >= n && list;
+    },
+    40_000,
+  );
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  stub = await startProviderStub("google", (query) => decisionFor({ answer: `Found: ${query}`, sources: [], finding_key: query }));
-  [gemini, unconfigured] = await Promise.all([startServer({ SERVICE_NOAUTH: "1", ...stub.env() }), startServer({ SERVICE_NOAUTH: "1" })]);
+  stub = await startProviderStub("google", (query) =>
+    decisionFor({ answer: `Found: ${query}`, sources: [], finding_key: query }),
+  );
+  [gemini, unconfigured] = await Promise.all([
+    startServer({ SERVICE_NOAUTH: "1", ...stub.env() }),
+    startServer({ SERVICE_NOAUTH: "1" }),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -45,7 +55,11 @@ describe("Gemini with Google Search, the default model", () => {
     const base = gemini.url;
     const created = await call("POST", "/api/v1/tasks", {
       base,
-      body: { search_query: "Euro 2024 winner", run_immediately: true, notifications: [{ type: "webhook", url: `${receiver.url}/hook` }] },
+      body: {
+        search_query: "Euro 2024 winner",
+        run_immediately: true,
+        notifications: [{ type: "webhook", url: `${receiver.url}/hook` }],
+      },
     });
     expect(created.status).toBe(200);
     const id = created.body.id;
@@ -67,7 +81,10 @@ describe("Gemini with Google Search, the default model", () => {
     const hook = await waitFor("the webhook", async () => receiver.requests.find((r) => r.url === "/hook"));
     const { secret } = (await call("GET", "/api/v1/webhooks/secret", { base })).body;
     const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as any;
-    expect(event).toMatchObject({ type: "task.condition_met", data: { execution: { id: run.id, grounding_sources: run.grounding_sources } } });
+    expect(event).toMatchObject({
+      type: "task.condition_met",
+      data: { execution: { id: run.id, grounding_sources: run.grounding_sources } },
+    });
     const sends = await waitFor("the settled send record", async () =>
       settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`, { base })).body, 1),
     );
@@ -79,7 +96,10 @@ describe("Gemini with Google Search, the default model", () => {
   it("overloaded: the run fails with Gemini's words, the watch stays active and is retried; then it recovers", async () => {
     const base = gemini.url;
     stub.fail("overloaded");
-    const created = await call("POST", "/api/v1/tasks", { base, body: { search_query: "overloaded", run_immediately: true } });
+    const created = await call("POST", "/api/v1/tasks", {
+      base,
+      body: { search_query: "overloaded", run_immediately: true },
+    });
     const id = created.body.id;
     const [failed] = await finished(base, id, 1);
     expect(failed.status).toBe("failed");
@@ -104,10 +124,16 @@ describe("Gemini with Google Search, the default model", () => {
 describe("no model configured", () => {
   it("start-up says so in one line; a watch's failed checks show the fix on its page", async () => {
     const base = unconfigured.url;
-    const hint = unconfigured.output().split("\n").filter((l) => l.includes("No model configured"));
+    const hint = unconfigured
+      .output()
+      .split("\n")
+      .filter((l) => l.includes("No model configured"));
     expect(hint).toEqual([`⚠ Every watch check will fail until this is fixed: ${NO_MODEL_CONFIGURED}`]);
 
-    const created = await call("POST", "/api/v1/tasks", { base, body: { search_query: "no model", run_immediately: true } });
+    const created = await call("POST", "/api/v1/tasks", {
+      base,
+      body: { search_query: "no model", run_immediately: true },
+    });
     const [run] = await finished(base, created.body.id, 1);
     expect(run).toMatchObject({ status: "failed", error_message: NO_MODEL_CONFIGURED });
     expect((await call("GET", `/api/v1/tasks/${created.body.id}`, { base })).body.state).toBe("active");
@@ -116,7 +142,9 @@ describe("no model configured", () => {
     expect(page.status).toBe(200);
     const html = (await page.text()).replaceAll("<!-- -->", "");
     expect(html).toContain("Checks cannot run yet: this server has no AI model configured.");
-    expect(html).toContain("<code>GOOGLE_GENERATIVE_AI_API_KEY</code>: Gemini with Google Search (<code>gemini-2.5-flash</code>)");
+    expect(html).toContain(
+      "<code>GOOGLE_GENERATIVE_AI_API_KEY</code>: Gemini with Google Search (<code>gemini-2.5-flash</code>)",
+    );
     expect(html).not.toContain("The last check failed");
   });
 });

@@ -7,19 +7,31 @@ describe("public directory", () => {
   it("lists public watches only, scrubbed, with search, sort, paging and X-Total-Count", async () => {
     const word = uniqueId("zq");
     const owner = await newUser(undefined, { username: `dir${Date.now().toString(36)}` });
-    const a = await createTask(owner.token, { name: `alpha ${word}`, notifications: [{ type: "email", address: "o@example.com" }] });
+    const a = await createTask(owner.token, {
+      name: `alpha ${word}`,
+      notifications: [{ type: "email", address: "o@example.com" }],
+    });
     const b = await createTask(owner.token, { name: "beta", condition_description: `cond ${word}` });
     await createTask(owner.token, { name: `private ${word}` });
-    for (const t of [a, b]) await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: owner.token, body: { is_public: true } });
+    for (const t of [a, b])
+      await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     const fan = await newUser();
     await call("POST", `/api/v1/tasks/${b.id}/fork`, { auth: fan.token });
 
-    const r = await call("GET", `/api/v1/public/tasks?q=${word.toUpperCase()}`, { headers: { "x-forwarded-for": "10.9.9.1" } });
+    const r = await call("GET", `/api/v1/public/tasks?q=${word.toUpperCase()}`, {
+      headers: { "x-forwarded-for": "10.9.9.1" },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get("x-total-count")).toBe("2");
     expect(r.body.map((t: any) => t.id).sort()).toEqual([a.id, b.id].sort());
     for (const t of r.body) {
-      expect(t).toMatchObject({ user_id: null, notifications: [], notification_email: null, webhook_url: null, last_known_state: null });
+      expect(t).toMatchObject({
+        user_id: null,
+        notifications: [],
+        notification_email: null,
+        webhook_url: null,
+        last_known_state: null,
+      });
       expect(JSON.stringify(t)).not.toContain("o@example.com");
     }
     const popular = await call("GET", `/api/v1/public/tasks?q=${word}&sort=popular&limit=1`);
@@ -71,7 +83,10 @@ describe("pages", () => {
   it("render server-side with the watch's content, meta tags and RSS link; private watches are 404", async () => {
     const username = `pg${Date.now().toString(36)}`;
     const owner = await newUser(undefined, { username });
-    const t = await createTask(owner.token, { name: "Server rendered watch", condition_description: "it renders <b>safely</b>" });
+    const t = await createTask(owner.token, {
+      name: "Server rendered watch",
+      condition_description: "it renders <b>safely</b>",
+    });
     const base = server().url;
     expect((await fetch(`${base}/w/${t.id}`)).status).toBe(404);
     await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: owner.token, body: { is_public: true } });
@@ -90,9 +105,12 @@ describe("pages", () => {
 
     // Signed in (Clerk session cookie), the owner's own page views are not counted; anyone else's are,
     // and signed-in visitors get a Fork button.
-    const views = async () => (await call("GET", `/api/v1/public/tasks/id/${t.id}`, { auth: owner.token })).body.view_count as number;
+    const views = async () =>
+      (await call("GET", `/api/v1/public/tasks/id/${t.id}`, { auth: owner.token })).body.view_count as number;
     const before = await views();
-    const ownerView = await (await fetch(`${base}/w/${t.id}`, { headers: { cookie: `__session=${owner.token}` } })).text();
+    const ownerView = await (
+      await fetch(`${base}/w/${t.id}`, { headers: { cookie: `__session=${owner.token}` } })
+    ).text();
     expect(await views()).toBe(before);
     expect(ownerView).toContain(">Fork</button>");
     expect(html).toContain("Sign in to fork");
@@ -111,7 +129,8 @@ describe("rate limits", () => {
   });
 
   it("answers 429 right after the count with the contract's headers, ignores spoofed X-Forwarded-For, resets after the window", async () => {
-    const get = (headers: Record<string, string> = {}) => call("GET", "/api/v1/public/tasks", { base: limited.url, headers });
+    const get = (headers: Record<string, string> = {}) =>
+      call("GET", "/api/v1/public/tasks", { base: limited.url, headers });
     // Start at the beginning of a window so all requests fall in it.
     await new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
     const answers = [];
@@ -132,7 +151,10 @@ describe("rate limits", () => {
   it("limits authenticated writes per user", async () => {
     await new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: `w${i}` } })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: `w${i}` } })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await call("GET", "/api/v1/tasks", { base: limited.url })).status).toBe(200); // reads are not limited
   });
@@ -140,10 +162,15 @@ describe("rate limits", () => {
   it("every other bucket answers 429 exactly after its count; pages share their API twin's bucket", async () => {
     const nextWindow = () => new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
     await nextWindow();
-    const task = (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "limits", state: "paused" } })).body;
+    const task = (
+      await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "limits", state: "paused" } })
+    ).body;
     const username = `lim${Date.now().toString(36)}`;
     await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username } });
-    expect((await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } })).status).toBe(200);
+    expect(
+      (await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } }))
+        .status,
+    ).toBe(200);
     await nextWindow();
 
     const statuses = async (n: number, request: (i: number) => Promise<{ status: number }>) => {
@@ -153,7 +180,8 @@ describe("rate limits", () => {
     };
     const byId = () => call("GET", `/api/v1/public/tasks/id/${task.id}`, { base: limited.url });
     // A visitor other than the owner (the NOAUTH test user): their page views count.
-    const page = () => fetch(`${limited.url}/w/${task.id}`, { headers: { authorization: `Bearer sk_${"v".repeat(32)}` } });
+    const page = () =>
+      fetch(`${limited.url}/w/${task.id}`, { headers: { authorization: `Bearer sk_${"v".repeat(32)}` } });
     // 19 API reads + 1 page view use up the 20 of the public-by-id bucket.
     expect(await statuses(19, byId)).toEqual(Array(19).fill(200));
     expect((await page()).status).toBe(200);
@@ -171,7 +199,11 @@ describe("rate limits", () => {
     const rss = () => fetch(`${limited.url}/api/v1/public/tasks/id/${task.id}/rss`);
     expect(await statuses(11, rss)).toEqual([...Array(10).fill(200), 429]);
 
-    const join = (i: number) => call("POST", "/api/v1/public/waitlist", { base: limited.url, body: { email: `lim${Date.now()}${i}@example.com` } });
+    const join = (i: number) =>
+      call("POST", "/api/v1/public/waitlist", {
+        base: limited.url,
+        body: { email: `lim${Date.now()}${i}@example.com` },
+      });
     expect(await statuses(6, join)).toEqual([...Array(5).fill(200), 429]);
 
     // One active key at a time: the 2nd and 3rd attempts are refused by the domain, the 4th by the limit.
@@ -182,9 +214,20 @@ describe("rate limits", () => {
   it("RSS and JSON Feed share one bucket of 10; the badge and the Open Graph image one of 60, where a 304 counts too", async () => {
     const nextWindow = () => new Promise((r) => setTimeout(r, 4000 - (Date.now() % 4000) + 50));
     await nextWindow();
-    await call("PATCH", "/api/v1/users/me/username", { base: limited.url, body: { username: `shl${Date.now().toString(36)}` } }); // unless set already
-    const task = (await call("POST", "/api/v1/tasks", { base: limited.url, body: { search_query: "shared limits", state: "paused" } })).body;
-    expect((await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } })).status).toBe(200);
+    await call("PATCH", "/api/v1/users/me/username", {
+      base: limited.url,
+      body: { username: `shl${Date.now().toString(36)}` },
+    }); // unless set already
+    const task = (
+      await call("POST", "/api/v1/tasks", {
+        base: limited.url,
+        body: { search_query: "shared limits", state: "paused" },
+      })
+    ).body;
+    expect(
+      (await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, { base: limited.url, body: { is_public: true } }))
+        .status,
+    ).toBe(200);
     const url = (suffix: string) => `${limited.url}/api/v1/public/tasks/id/${task.id}/${suffix}`;
     await fetch(`${limited.url}/w/${task.id}/opengraph-image`); // the first image warms the renderer up, outside the window below
     const statuses = async (n: number, request: () => Promise<Response>) => {
@@ -200,7 +243,9 @@ describe("rate limits", () => {
 
     await nextWindow();
     const etag = (await fetch(url("badge.svg"))).headers.get("etag")!;
-    expect(await statuses(57, () => fetch(url("badge.svg"), { headers: { "if-none-match": etag } }))).toEqual(Array(57).fill(304));
+    expect(await statuses(57, () => fetch(url("badge.svg"), { headers: { "if-none-match": etag } }))).toEqual(
+      Array(57).fill(304),
+    );
     expect((await fetch(`${limited.url}/w/${task.id}/opengraph-image`)).status).toBe(200);
     expect((await fetch(url("badge.svg"))).status).toBe(200);
     const refused = await fetch(url("badge.svg"), { headers: { "if-none-match": etag } });

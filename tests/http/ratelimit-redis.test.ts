@@ -34,7 +34,8 @@ describe.skipIf(!hasRedisServer())("rate limits shared by replicas through Redis
 
   it("counts writes of one user across both processes", async () => {
     await new Promise((r) => setTimeout(r, WINDOW - (Date.now() % WINDOW) + 50));
-    const write = (s: RunningServer, i: number) => call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: `shared ${i}`, state: "paused" } });
+    const write = (s: RunningServer, i: number) =>
+      call("POST", "/api/v1/tasks", { base: s.url, body: { search_query: `shared ${i}`, state: "paused" } });
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await write(i % 2 ? b : a, i)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);

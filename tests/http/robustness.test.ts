@@ -10,11 +10,14 @@ import { startAgain, startServer } from "../helpers/server";
 function streamBody(port: number, path: string, type: string, total: number) {
   return new Promise<{ status?: number; body: string; ms: number }>((resolve) => {
     const started = Date.now();
-    const req = http.request({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": type } }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode, body, ms: Date.now() - started }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": type } },
+      (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode, body, ms: Date.now() - started }));
+      },
+    );
     req.on("error", () => resolve({ body: "", ms: Date.now() - started }));
     const chunk = Buffer.alloc(64 * 1024, "a");
     let sent = 0;
@@ -44,13 +47,25 @@ function rawExchange(port: number, head: string) {
 describe("bad input", () => {
   it("answers malformed bodies, wrong content types and huge bodies with 4xx {detail}", async () => {
     const u = await newUser();
-    const malformed = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail[0]).toMatchObject({ type: "json_invalid", loc: ["body"] });
-    const form = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: "search_query=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      rawBody: "search_query=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     for (const body of ["[1,2]", '"text"', "null", "42"]) {
-      const r = await call("POST", "/api/v1/tasks", { auth: u.token, rawBody: body, headers: { "content-type": "application/json" } });
+      const r = await call("POST", "/api/v1/tasks", {
+        auth: u.token,
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      });
       expect(r.status, body).toBe(422);
     }
     const huge = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x".repeat(1_100_000) } });
@@ -100,7 +115,9 @@ describe("bad input", () => {
     const own = await startServer({ SERVICE_NOAUTH: "1" });
     await new Promise<void>((resolve) => {
       const socket = net.connect(own.port, "127.0.0.1", () => {
-        socket.write("POST /api/v1/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":");
+        socket.write(
+          'POST /api/v1/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+        );
         setTimeout(() => (socket.destroy(), resolve()), 300);
       });
     });
@@ -115,7 +132,10 @@ describe("request bodies", () => {
     const { port } = new URL(server().url);
     const head = (extra: string) =>
       `POST /api/v1/public/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500000000\r\n${extra}\r\n`;
-    for (const answer of [await rawExchange(Number(port), head("")), await rawExchange(Number(port), head("Expect: 100-continue\r\n"))]) {
+    for (const answer of [
+      await rawExchange(Number(port), head("")),
+      await rawExchange(Number(port), head("Expect: 100-continue\r\n")),
+    ]) {
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer).not.toMatch(/100 Continue/);
       expect(answer).toMatch(/connection: close/i);
@@ -123,71 +143,89 @@ describe("request bodies", () => {
     }
   });
 
-  it("refuses chunked bodies past 1 MB while they stream, on every route, and the server's memory stays flat", { timeout: 60_000 }, async () => {
-    const own = await startServer();
-    try {
-      const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${own.process.pid}/status`, "utf8"))![1]) / 1024;
-      const before = rssMb();
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 10);
-      const answers = await Promise.all([
-        streamBody(own.port, "/api/v1/public/waitlist", "application/json", 80e6),
-        streamBody(own.port, "/api/trpc/tasks.create", "application/json", 80e6),
-        streamBody(own.port, "/waitlist", "application/x-www-form-urlencoded", 80e6),
-      ]);
-      clearInterval(sampler);
-      for (const a of answers) {
-        expect(a.status).toBe(413);
-        expect(JSON.parse(a.body)).toEqual({ detail: "Request body too large" });
-        expect(a.ms).toBeLessThan(5000);
+  it(
+    "refuses chunked bodies past 1 MB while they stream, on every route, and the server's memory stays flat",
+    { timeout: 60_000 },
+    async () => {
+      const own = await startServer();
+      try {
+        const rssMb = () =>
+          Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${own.process.pid}/status`, "utf8"))![1]) / 1024;
+        const before = rssMb();
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 10);
+        const answers = await Promise.all([
+          streamBody(own.port, "/api/v1/public/waitlist", "application/json", 80e6),
+          streamBody(own.port, "/api/trpc/tasks.create", "application/json", 80e6),
+          streamBody(own.port, "/waitlist", "application/x-www-form-urlencoded", 80e6),
+        ]);
+        clearInterval(sampler);
+        for (const a of answers) {
+          expect(a.status).toBe(413);
+          expect(JSON.parse(a.body)).toEqual({ detail: "Request body too large" });
+          expect(a.ms).toBeLessThan(5000);
+        }
+        expect(peak - before).toBeLessThan(48);
+        expect((await call("GET", "/api/health", { base: own.url })).status).toBe(200);
+        // A body within the cap, chunked, still reaches the routes whole.
+        const joined = await fetch(`${own.url}/api/v1/public/waitlist`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: new Blob([JSON.stringify({ email: "chunked@example.com" })]).stream(),
+          duplex: "half",
+        } as RequestInit);
+        expect(joined.status).toBe(200);
+      } finally {
+        await own.stop();
       }
-      expect(peak - before).toBeLessThan(48);
-      expect((await call("GET", "/api/health", { base: own.url })).status).toBe(200);
-      // A body within the cap, chunked, still reaches the routes whole.
-      const joined = await fetch(`${own.url}/api/v1/public/waitlist`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: new Blob([JSON.stringify({ email: "chunked@example.com" })]).stream(),
-        duplex: "half",
-      } as RequestInit);
-      expect(joined.status).toBe(200);
-    } finally {
-      await own.stop();
-    }
-    expect(own.output()).not.toMatch(/Error|⨯/);
-  });
+      expect(own.output()).not.toMatch(/Error|⨯/);
+    },
+  );
 });
 
 describe("embedded database durability", () => {
-  it("survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data or port", { timeout: 120_000 }, async () => {
-    const first = await startServer({ SERVICE_NOAUTH: "1" });
-    const created: string[] = [];
-    for (let i = 0; i < 5; i++) created.push((await call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `q${i}` } })).body.id);
-    const burst = Array.from({ length: 20 }, (_, i) => call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `burst${i}` } }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 30));
-    await first.kill();
-    await Promise.all(burst);
+  it(
+    "survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data or port",
+    { timeout: 120_000 },
+    async () => {
+      const first = await startServer({ SERVICE_NOAUTH: "1" });
+      const created: string[] = [];
+      for (let i = 0; i < 5; i++)
+        created.push(
+          (await call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `q${i}` } })).body.id,
+        );
+      const burst = Array.from({ length: 20 }, (_, i) =>
+        call("POST", "/api/v1/tasks", { base: first.url, body: { search_query: `burst${i}` } }).catch(() => null),
+      );
+      await new Promise((r) => setTimeout(r, 30));
+      await first.kill();
+      await Promise.all(burst);
 
-    const second = await startAgain(first, { SERVICE_NOAUTH: "1" });
-    const list = await call("GET", "/api/v1/tasks", { base: second.url });
-    expect(list.status).toBe(200);
-    expect(list.body.map((t: any) => t.id)).toEqual(expect.arrayContaining(created));
-    expect((await call("GET", "/api/health", { base: second.url })).body.database).toBe("ok");
+      const second = await startAgain(first, { SERVICE_NOAUTH: "1" });
+      const list = await call("GET", "/api/v1/tasks", { base: second.url });
+      expect(list.status).toBe(200);
+      expect(list.body.map((t: any) => t.id)).toEqual(expect.arrayContaining(created));
+      expect((await call("GET", "/api/health", { base: second.url })).body.database).toBe("ok");
 
-    if (!second.databaseUrl) {
-      await expect(startServer({ SERVICE_NOAUTH: "1" }, { dataDir: second.dataDir })).rejects.toThrow(/in use by process/);
-    }
-    // A port already taken ends the process with the reason instead of leaving one that never serves.
-    await expect(startServer({ SERVICE_NOAUTH: "1" }, { port: second.port })).rejects.toThrow(/server exited \(1\)[^]*Cannot serve on 127\.0\.0\.1:\d+: listen EADDRINUSE/);
+      if (!second.databaseUrl) {
+        await expect(startServer({ SERVICE_NOAUTH: "1" }, { dataDir: second.dataDir })).rejects.toThrow(
+          /in use by process/,
+        );
+      }
+      // A port already taken ends the process with the reason instead of leaving one that never serves.
+      await expect(startServer({ SERVICE_NOAUTH: "1" }, { port: second.port })).rejects.toThrow(
+        /server exited \(1\)[^]*Cannot serve on 127\.0\.0\.1:\d+: listen EADDRINUSE/,
+      );
 
-    const slow = call("GET", "/api/v1/tasks", { base: second.url });
-    const code = await second.stop();
-    expect((await slow).status).toBe(200);
-    expect(code).toBe(0);
-    expect(second.output()).toMatch(/stopped/);
+      const slow = call("GET", "/api/v1/tasks", { base: second.url });
+      const code = await second.stop();
+      expect((await slow).status).toBe(200);
+      expect(code).toBe(0);
+      expect(second.output()).toMatch(/stopped/);
 
-    const third = await startAgain(second, { SERVICE_NOAUTH: "1" });
-    expect((await call("GET", "/api/v1/tasks", { base: third.url })).body.length).toBe(list.body.length);
-    await third.stop();
-  });
+      const third = await startAgain(second, { SERVICE_NOAUTH: "1" });
+      expect((await call("GET", "/api/v1/tasks", { base: third.url })).body.length).toBe(list.body.length);
+      await third.stop();
+    },
+  );
 });

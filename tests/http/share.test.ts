@@ -7,7 +7,13 @@ import { xml2js, type ElementCompact } from "xml-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv, type StubDecision } from "../helpers/stubs/model";
+import {
+  decisionFor,
+  startModelStub,
+  startSearxStub,
+  stubbedServiceEnv,
+  type StubDecision,
+} from "../helpers/stubs/model";
 import { startResendStub } from "../helpers/stubs/receivers";
 import { waitFor } from "../helpers/wait";
 
@@ -63,11 +69,22 @@ async function runNow(id: string, query: string, decision: StubDecision) {
 async function completedByAgent(id: string, query: string, decision: StubDecision) {
   answers.set(query, { ...decision, done: true });
   expect((await api("PUT", `/api/v1/tasks/${id}`, { state: "active" })).status).toBe(200);
-  await waitFor("the watch completed", async () => (await api("GET", `/api/v1/tasks/${id}`)).body.state === "completed");
+  await waitFor(
+    "the watch completed",
+    async () => (await api("GET", `/api/v1/tasks/${id}`)).body.state === "completed",
+  );
   return (await api("GET", `/api/v1/tasks/${id}/executions?limit=1`)).body[0];
 }
 
-const retraction = () => decisionFor({ condition_met: false, notify: false, notification: null, finding_key: null, retracts_previous: true, answer: "The announcement was withdrawn." });
+const retraction = () =>
+  decisionFor({
+    condition_met: false,
+    notify: false,
+    notification: null,
+    finding_key: null,
+    retracts_previous: true,
+    answer: "The announcement was withdrawn.",
+  });
 const WATCHING = { status: "watching", since: null, answer: null, sources: [] };
 
 describe("resolution", () => {
@@ -75,11 +92,20 @@ describe("resolution", () => {
     const query = "resolution lifecycle";
     const id = await publicWatch(query);
     const get = visitor();
-    const views = async () => [(await api("GET", `/api/v1/tasks/${id}`)).body.resolution, (await get(`/api/v1/public/tasks/id/${id}`)).body.resolution];
+    const views = async () => [
+      (await api("GET", `/api/v1/tasks/${id}`)).body.resolution,
+      (await get(`/api/v1/public/tasks/id/${id}`)).body.resolution,
+    ];
     expect(await views()).toEqual([WATCHING, WATCHING]);
 
-    const sources = [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" }];
-    const found = await runNow(id, query, decisionFor({ finding_key: "beta1", answer: "Yes: **Beta 1** is out.", sources }));
+    const sources = [
+      { url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" },
+    ];
+    const found = await runNow(
+      id,
+      query,
+      decisionFor({ finding_key: "beta1", answer: "Yes: **Beta 1** is out.", sources }),
+    );
     const met = { status: "met", since: found.completed_at, answer: "Yes: **Beta 1** is out.", sources };
     expect(await views()).toEqual([met, met]);
     // A later run that finds nothing new leaves the verdict as it stands.
@@ -90,8 +116,17 @@ describe("resolution", () => {
     await runNow(id, query, retraction());
     expect(await views()).toEqual([WATCHING, WATCHING]);
 
-    const again = await completedByAgent(id, query, decisionFor({ finding_key: "beta1-confirmed", answer: "Confirmed." }));
-    const resolved = { status: "resolved", since: again.completed_at, answer: "Confirmed.", sources: again.grounding_sources };
+    const again = await completedByAgent(
+      id,
+      query,
+      decisionFor({ finding_key: "beta1-confirmed", answer: "Confirmed." }),
+    );
+    const resolved = {
+      status: "resolved",
+      since: again.completed_at,
+      answer: "Confirmed.",
+      sources: again.grounding_sources,
+    };
     expect(await views()).toEqual([resolved, resolved]);
     // Resumed, it is met again; completed by hand, resolved.
     expect((await api("PUT", `/api/v1/tasks/${id}`, { state: "active" })).body.resolution.status).toBe("met");
@@ -130,19 +165,36 @@ describe("badge", () => {
     expect(hidden).toMatchObject({ status: 404, body: { detail: "Task not found" } });
     expect(hidden.headers.get("cache-control")).toBeNull();
     expect((await get("/api/v1/public/tasks/id/00000000-0000-0000-0000-000000000000/badge.svg")).status).toBe(404);
-    expect((await get("/api/v1/public/tasks/id/nope/badge.svg")).body.detail[0]).toMatchObject({ type: "uuid_parsing", loc: ["path", "id"] });
+    expect((await get("/api/v1/public/tasks/id/nope/badge.svg")).body.detail[0]).toMatchObject({
+      type: "uuid_parsing",
+      loc: ["path", "id"],
+    });
   });
 });
 
-type RssItem = { title: { _cdata: string }; guid: { _text: string }; link: { _text: string }; description: { _cdata: string }; pubDate: { _text: string } };
+type RssItem = {
+  title: { _cdata: string };
+  guid: { _text: string };
+  link: { _text: string };
+  description: { _cdata: string };
+  pubDate: { _text: string };
+};
 
 describe("JSON Feed", () => {
   it("carries the 1.1 required fields and the RSS feed's items, retractions included", async () => {
     const query = "feed parity";
     const id = await publicWatch(query);
-    await runNow(id, query, decisionFor({ finding_key: "f1", notification: { title: "First <finding> & more", markdown: "m" } }));
+    await runNow(
+      id,
+      query,
+      decisionFor({ finding_key: "f1", notification: { title: "First <finding> & more", markdown: "m" } }),
+    );
     await runNow(id, query, retraction());
-    await runNow(id, query, decisionFor({ finding_key: "f2", notification: { title: "Second finding", markdown: "m" } }));
+    await runNow(
+      id,
+      query,
+      decisionFor({ finding_key: "f2", notification: { title: "Second finding", markdown: "m" } }),
+    );
     const get = visitor();
 
     const json = await get(`/api/v1/public/tasks/id/${id}/feed.json`);
@@ -161,7 +213,9 @@ describe("JSON Feed", () => {
       expect(typeof item.content_html === "string" || typeof item.content_text === "string").toBe(true);
     }
 
-    const rss = xml2js((await get(`/api/v1/public/tasks/id/${id}/rss`)).text, { compact: true }) as { rss: { channel: { item: RssItem[] } } };
+    const rss = xml2js((await get(`/api/v1/public/tasks/id/${id}/rss`)).text, { compact: true }) as {
+      rss: { channel: { item: RssItem[] } };
+    };
     const rssItems = rss.rss.channel.item.map((i) => ({
       id: i.guid._text,
       url: i.link._text,
@@ -169,15 +223,21 @@ describe("JSON Feed", () => {
       content_html: i.description._cdata,
       date: new Date(i.pubDate._text).toISOString(),
     }));
-    const jsonItems = feed.items.map((i: { id: string; url: string; title: string; content_html: string; date_published: string }) => ({
-      id: i.id,
-      url: i.url,
-      title: i.title,
-      content_html: i.content_html,
-      date: new Date(Math.floor(Date.parse(i.date_published) / 1000) * 1000).toISOString(),
-    }));
+    const jsonItems = feed.items.map(
+      (i: { id: string; url: string; title: string; content_html: string; date_published: string }) => ({
+        id: i.id,
+        url: i.url,
+        title: i.title,
+        content_html: i.content_html,
+        date: new Date(Math.floor(Date.parse(i.date_published) / 1000) * 1000).toISOString(),
+      }),
+    );
     expect(jsonItems).toEqual(rssItems);
-    expect(jsonItems.map((i: { title: string }) => i.title)).toEqual(["Second finding", "Retracted: First <finding> & more", "First <finding> & more"]);
+    expect(jsonItems.map((i: { title: string }) => i.title)).toEqual([
+      "Second finding",
+      "Retracted: First <finding> & more",
+      "First <finding> & more",
+    ]);
   });
 });
 
@@ -232,7 +292,9 @@ describe("Open Graph image", () => {
     const query = "Is the 🦄 release out? ソフト";
     const id = await publicWatch(query);
     await runNow(id, query, decisionFor({ finding_key: "og-1" }));
-    const res = await fetch(`${server.url}/w/${id}/opengraph-image`, { headers: { "x-forwarded-for": "203.0.113.200" } });
+    const res = await fetch(`${server.url}/w/${id}/opengraph-image`, {
+      headers: { "x-forwarded-for": "203.0.113.200" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
@@ -256,7 +318,9 @@ describe("the public page", () => {
     const query = "Is Postgres 19 beta out?";
     const id = await publicWatch(query);
     await runNow(id, query, decisionFor({ finding_key: "page-1", answer: "Beta 1 shipped on **2 Nov**." }));
-    const html = await (await fetch(`${server.url}/w/${id}`, { headers: { "x-forwarded-for": "203.0.113.201" } })).text();
+    const html = await (
+      await fetch(`${server.url}/w/${id}`, { headers: { "x-forwarded-for": "203.0.113.201" } })
+    ).text();
     expect(html).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss"/);
     expect(html).toMatch(/<link rel="alternate" type="application\/feed\+json" href="[^"]+\/feed\.json"/);
     const card = html.slice(html.indexOf('aria-labelledby="verdict"'), html.indexOf('id="embed"'));

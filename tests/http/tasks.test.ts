@@ -34,14 +34,20 @@ describe("create", () => {
     const u = await newUser();
     const paused = await createTask(u.token, { state: "paused" });
     expect(paused).toMatchObject({ state: "paused", next_run: null });
-    const completed = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x", state: "completed" } });
+    const completed = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      body: { search_query: "x", state: "completed" },
+    });
     expect(completed.status).toBe(422);
     expect(completed.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "state"], input: "completed" });
   });
 
   it("rejects bad input with the 422 list", async () => {
     const u = await newUser();
-    const r = await call("POST", "/api/v1/tasks", { auth: u.token, body: { name: 5, run_immediately: "yes", schedule: "0 * * * *" } });
+    const r = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      body: { name: 5, run_immediately: "yes", schedule: "0 * * * *" },
+    });
     expect(r.status).toBe(422);
     const byLoc = Object.fromEntries(r.body.detail.map((d: any) => [d.loc.join("."), d]));
     expect(byLoc["body.search_query"]).toMatchObject({ type: "missing", msg: "Field required" });
@@ -61,15 +67,29 @@ describe("create", () => {
     });
     expect(ok.notification_email).toBe("me@example.com");
     expect(ok.webhook_url).toBe("https://hooks.example.com/x");
-    expect(ok.notifications).toContainEqual({ type: "webhook", url: "https://hooks.example.com/x", method: "POST", headers: { "x-a": "1" } });
+    expect(ok.notifications).toContainEqual({
+      type: "webhook",
+      url: "https://hooks.example.com/x",
+      method: "POST",
+      headers: { "x-a": "1" },
+    });
 
     const dup = await call("POST", "/api/v1/tasks", {
       auth: u.token,
-      body: { search_query: "x", notifications: [{ type: "email", address: "a@b.co" }, { type: "email", address: "c@d.co" }] },
+      body: {
+        search_query: "x",
+        notifications: [
+          { type: "email", address: "a@b.co" },
+          { type: "email", address: "c@d.co" },
+        ],
+      },
     });
     expect(dup).toMatchObject({
       status: 400,
-      body: { detail: "Multiple notifications of the same type are not supported. Please provide at most one email and one webhook notification." },
+      body: {
+        detail:
+          "Multiple notifications of the same type are not supported. Please provide at most one email and one webhook notification.",
+      },
     });
     for (const bad of [
       { type: "sms", to: "1" },
@@ -78,11 +98,17 @@ describe("create", () => {
       { type: "webhook", url: "https://x.example.com", method: "GET" },
       { type: "webhook", url: "https://x.example.com", headers: { "webhook-signature": "forged" } },
     ]) {
-      const r = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x", notifications: [bad] } });
+      const r = await call("POST", "/api/v1/tasks", {
+        auth: u.token,
+        body: { search_query: "x", notifications: [bad] },
+      });
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.detail).toMatch(/^Invalid notification: /);
     }
-    const notArray = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x", notifications: "email" } });
+    const notArray = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      body: { search_query: "x", notifications: "email" },
+    });
     expect(notArray.status).toBe(422);
     const list = await call("GET", "/api/v1/tasks", { auth: u.token });
     expect(list.body).toHaveLength(1); // nothing half-written by the rejected requests
@@ -111,12 +137,20 @@ describe("list and get", () => {
     const owner = await newUser(undefined, { username: `own${Date.now().toString(36)}` });
     const other = await newUser();
     const t = await createTask(owner.token, { notifications: [{ type: "email", address: "o@example.com" }] });
-    expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: other.token })).body).toEqual({ detail: "Task not found" });
+    expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: other.token })).body).toEqual({
+      detail: "Task not found",
+    });
     expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: other.token })).status).toBe(404);
     await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     const seen = await call("GET", `/api/v1/tasks/${t.id}`, { auth: other.token });
     expect(seen.status).toBe(200);
-    expect(seen.body).toMatchObject({ user_id: null, notifications: [], notification_email: null, webhook_url: null, last_known_state: null });
+    expect(seen.body).toMatchObject({
+      user_id: null,
+      notifications: [],
+      notification_email: null,
+      webhook_url: null,
+      last_known_state: null,
+    });
     expect(seen.body.owner.username).toMatch(/^own/);
     const own = await call("GET", `/api/v1/tasks/${t.id}`, { auth: owner.token });
     expect(own.body.notification_email).toBe("o@example.com");
@@ -137,13 +171,21 @@ describe("update", () => {
     const t = await createTask(u.token, { name: "orig", condition_description: "cond" });
     const renamed = await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { name: "renamed" } });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ name: "renamed", condition_description: "cond", search_query: t.search_query, state: "active" });
+    expect(renamed.body).toMatchObject({
+      name: "renamed",
+      condition_description: "cond",
+      search_query: t.search_query,
+      state: "active",
+    });
     expect(renamed.body.updated_at).not.toBeNull();
 
     const paused = await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { state: "paused" } });
     expect(paused.body).toMatchObject({ state: "paused", next_run: null });
     expect(paused.body.state_changed_at > t.state_changed_at).toBe(true);
-    const invalid = await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { state: "completed", name: "never" } });
+    const invalid = await call("PUT", `/api/v1/tasks/${t.id}`, {
+      auth: u.token,
+      body: { state: "completed", name: "never" },
+    });
     expect(invalid).toMatchObject({ status: 400, body: { detail: "Invalid state transition: paused -> completed" } });
     expect((await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token })).body.name).toBe("renamed");
 
@@ -159,11 +201,19 @@ describe("update", () => {
     const u = await newUser();
     const other = await newUser();
     const t = await createTask(u.token, { notifications: [{ type: "email", address: "a@example.com" }] });
-    const r = await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { notifications: [{ type: "webhook", url: "https://h.example.com" }] } });
+    const r = await call("PUT", `/api/v1/tasks/${t.id}`, {
+      auth: u.token,
+      body: { notifications: [{ type: "webhook", url: "https://h.example.com" }] },
+    });
     expect(r.body).toMatchObject({ notification_email: null, webhook_url: "https://h.example.com" });
     expect((await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { state: "done" } })).status).toBe(422);
-    expect((await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { next_run: "2030-01-01T00:00:00Z" } })).status).toBe(422);
-    expect((await call("PUT", `/api/v1/tasks/${t.id}`, { auth: other.token, body: { name: "mine" } })).status).toBe(404);
+    expect(
+      (await call("PUT", `/api/v1/tasks/${t.id}`, { auth: u.token, body: { next_run: "2030-01-01T00:00:00Z" } }))
+        .status,
+    ).toBe(422);
+    expect((await call("PUT", `/api/v1/tasks/${t.id}`, { auth: other.token, body: { name: "mine" } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -186,11 +236,17 @@ describe("visibility and fork", () => {
     const t = await createTask(u.token);
     const r = await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: u.token, body: { is_public: true } });
     expect(r).toMatchObject({ status: 400, body: { detail: "You must set a username before making tasks public" } });
-    await call("PATCH", "/api/v1/users/me/username", { auth: u.token, body: { username: `pub${Date.now().toString(36)}` } });
+    await call("PATCH", "/api/v1/users/me/username", {
+      auth: u.token,
+      body: { username: `pub${Date.now().toString(36)}` },
+    });
     const ok = await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: u.token, body: { is_public: true } });
     expect(ok).toMatchObject({ status: 200, body: { is_public: true } });
     const other = await newUser();
-    expect((await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: other.token, body: { is_public: false } })).status).toBe(404);
+    expect(
+      (await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: other.token, body: { is_public: false } }))
+        .status,
+    ).toBe(404);
   });
 
   it("forks per SPEC §4.1 rules 1–7", async () => {
@@ -203,7 +259,13 @@ describe("visibility and fork", () => {
     });
     expect((await call("POST", `/api/v1/tasks/${t.id}/fork`, { auth: other.token })).status).toBe(404); // private
     const own = await call("POST", `/api/v1/tasks/${t.id}/fork`, { auth: owner.token });
-    expect(own.body).toMatchObject({ name: "Source (Copy)", state: "paused", is_public: false, forked_from_task_id: t.id, notification_email: "owner@example.com" });
+    expect(own.body).toMatchObject({
+      name: "Source (Copy)",
+      state: "paused",
+      is_public: false,
+      forked_from_task_id: t.id,
+      notification_email: "owner@example.com",
+    });
 
     await call("PATCH", `/api/v1/tasks/${t.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     const theirs = await call("POST", `/api/v1/tasks/${t.id}/fork`, { auth: other.token, body: { name: "Mine" } });
@@ -236,7 +298,8 @@ describe("execute and history", () => {
     expect(first.body).toMatchObject({ task_id: t.id, status: "pending", completed_at: null, result: null });
     const second = await call("POST", `/api/v1/tasks/${t.id}/execute`, { auth: u.token });
     // The run may already have finished (no model is configured here, so it fails fast): 409 only while open.
-    if (second.status === 409) expect(second.body).toEqual({ detail: "Task is already running or pending. Use force=true to override." });
+    if (second.status === 409)
+      expect(second.body).toEqual({ detail: "Task is already running or pending. Use force=true to override." });
     const forced = await call("POST", `/api/v1/tasks/${t.id}/execute?force=true`, { auth: u.token });
     expect(forced.status).toBe(200);
     const history = await call("GET", `/api/v1/tasks/${t.id}/executions`, { auth: u.token });
@@ -246,8 +309,12 @@ describe("execute and history", () => {
     const got = await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token });
     expect(got.body.last_execution_id).toBe(forced.body.id);
     expect((await call("GET", `/api/v1/tasks/${t.id}/executions?limit=0`, { auth: u.token })).status).toBe(422);
-    expect((await call("GET", `/api/v1/tasks/${t.id}/executions?limit=501`, { auth: u.token })).body.detail[0].loc).toEqual(["query", "limit"]);
-    expect((await call("GET", `/api/v1/tasks/${t.id}/executions?status=running&limit=500`, { auth: u.token })).status).toBe(200);
+    expect(
+      (await call("GET", `/api/v1/tasks/${t.id}/executions?limit=501`, { auth: u.token })).body.detail[0].loc,
+    ).toEqual(["query", "limit"]);
+    expect(
+      (await call("GET", `/api/v1/tasks/${t.id}/executions?status=running&limit=500`, { auth: u.token })).status,
+    ).toBe(200);
     expect((await call("GET", `/api/v1/tasks/${t.id}/notifications`, { auth: u.token })).body).toEqual([]);
     const other = await newUser();
     expect((await call("POST", `/api/v1/tasks/${t.id}/execute`, { auth: other.token })).status).toBe(404);
@@ -256,7 +323,10 @@ describe("execute and history", () => {
 
   it("reports a run that cannot start in immediate_execution_error only on create", async () => {
     const u = await newApiKeyUser();
-    const r = await call("POST", "/api/v1/tasks", { auth: u.apiKey, body: { search_query: "x", run_immediately: true } });
+    const r = await call("POST", "/api/v1/tasks", {
+      auth: u.apiKey,
+      body: { search_query: "x", run_immediately: true },
+    });
     expect(r.status).toBe(200);
     expect(r.body.immediate_execution_error).toBeNull();
     expect(r.body.last_execution?.status).toMatch(/pending|running|failed/);
@@ -282,8 +352,16 @@ describe("public and sends", () => {
     const u = await newUser();
     const r = await call("GET", "/api/v1/notifications/sends", { auth: u.token });
     expect(r).toMatchObject({ status: 200, body: { sends: [], total: 0 } });
-    expect((await call("GET", "/api/v1/notifications/sends?notification_type=sms", { auth: u.token })).status).toBe(422);
-    expect((await call("GET", `/api/v1/notifications/sends?notification_type=email&task_id=${MISSING}&limit=10&offset=5`, { auth: u.token })).status).toBe(200);
+    expect((await call("GET", "/api/v1/notifications/sends?notification_type=sms", { auth: u.token })).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await call("GET", `/api/v1/notifications/sends?notification_type=email&task_id=${MISSING}&limit=10&offset=5`, {
+          auth: u.token,
+        })
+      ).status,
+    ).toBe(200);
     expect((await call("GET", "/api/v1/notifications/sends?limit=501", { auth: u.token })).status).toBe(422);
     const missing = await call("GET", "/api/v1/notifications", { auth: u.token });
     expect(missing.status).toBe(404);

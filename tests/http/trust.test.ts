@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "@/client/webhooks";
 import { call } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv, type StubDecision } from "../helpers/stubs/model";
+import {
+  decisionFor,
+  startModelStub,
+  startSearxStub,
+  stubbedServiceEnv,
+  type StubDecision,
+} from "../helpers/stubs/model";
 import { startResendStub, startWebhookReceiver } from "../helpers/stubs/receivers";
 import { settledSends, waitFor } from "../helpers/wait";
 
@@ -37,14 +43,18 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
-const sendsOf = async (taskId: string) => (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}&limit=100`)).body;
+const sendsOf = async (taskId: string) =>
+  (await api("GET", `/api/v1/notifications/sends?task_id=${taskId}&limit=100`)).body;
 const hooksTo = (path: string) => receiver.requests.filter((r) => r.url === path);
 
 async function watch(query: string, body: Record<string, unknown> = {}) {
   const r = await api("POST", "/api/v1/tasks", {
     search_query: query,
     state: "paused",
-    notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${receiver.url}/${encodeURIComponent(query)}` }],
+    notifications: [
+      { type: "email", address: "test@localhost" },
+      { type: "webhook", url: `${receiver.url}/${encodeURIComponent(query)}` },
+    ],
     ...body,
   });
   expect(r.status).toBe(200);
@@ -80,16 +90,24 @@ describe("confidence gate and corroboration", () => {
     expect((await sendsOf(id)).total).toBe(0);
     expect(hooksTo("/gated%20release")).toHaveLength(0);
 
-    answers.set("gated release", decisionFor({
-      finding_key: "gated-1",
-      confidence: 0.9,
-      sources: [{ url: "https://www.postgresql.org/news", title: "PostgreSQL" }, { url: "https://lwn.net/Articles/1", title: "LWN" }],
-    }));
+    answers.set(
+      "gated release",
+      decisionFor({
+        finding_key: "gated-1",
+        confidence: 0.9,
+        sources: [
+          { url: "https://www.postgresql.org/news", title: "PostgreSQL" },
+          { url: "https://lwn.net/Articles/1", title: "LWN" },
+        ],
+      }),
+    );
     const cleared = await runNow(id);
     expect(cleared.result.gate).toEqual({ passed: true, reason: null });
     await runNow(id); // the same finding again: nothing new
     const sends = (await sendsOf(id)).sends;
-    expect(sends.map((s: { event: string; notification_type: string }) => `${s.event}:${s.notification_type}`).sort()).toEqual(["task.condition_met:email", "task.condition_met:webhook"]);
+    expect(
+      sends.map((s: { event: string; notification_type: string }) => `${s.event}:${s.notification_type}`).sort(),
+    ).toEqual(["task.condition_met:email", "task.condition_met:webhook"]);
     expect(hooksTo("/gated%20release")).toHaveLength(1);
   });
 });
@@ -97,9 +115,24 @@ describe("confidence gate and corroboration", () => {
 describe("retraction", () => {
   it("tells once, by email and signed webhook, that the notified finding was withdrawn", async () => {
     const id = await watch("retracted news");
-    answers.set("retracted news", decisionFor({ finding_key: "launch-announced", notification: { title: "Launch announced", markdown: "It is announced." } }));
+    answers.set(
+      "retracted news",
+      decisionFor({
+        finding_key: "launch-announced",
+        notification: { title: "Launch announced", markdown: "It is announced." },
+      }),
+    );
     const found = await runNow(id);
-    answers.set("retracted news", decisionFor({ condition_met: false, notify: false, notification: null, retracts_previous: true, answer: "The announcement was withdrawn." }));
+    answers.set(
+      "retracted news",
+      decisionFor({
+        condition_met: false,
+        notify: false,
+        notification: null,
+        retracts_previous: true,
+        answer: "The announcement was withdrawn.",
+      }),
+    );
     const withdrawn = await runNow(id);
     expect(withdrawn.result.retracted_execution_id).toBe(found.id);
     await runNow(id); // still withdrawn: no second retraction
@@ -108,7 +141,10 @@ describe("retraction", () => {
     expect(hooks.map((h) => JSON.parse(h.body).type)).toEqual(["task.condition_met", "task.condition_retracted"]);
     const { secret } = (await api("GET", "/api/v1/webhooks/secret")).body;
     const event = new Webhook(secret).verify(hooks[1]!.body, hooks[1]!.headers as Record<string, string>) as any;
-    expect(event).toMatchObject({ type: "task.condition_retracted", data: { retracted_execution_id: found.id, execution: { id: withdrawn.id }, task: { id } } });
+    expect(event).toMatchObject({
+      type: "task.condition_retracted",
+      data: { retracted_execution_id: found.id, execution: { id: withdrawn.id }, task: { id } },
+    });
     expect(hooks[1]!.headers["webhook-id"]).toBe(`msg_${withdrawn.id}_task.condition_retracted`);
     const mail = resend.emails().find((m) => m.subject === "Retracted: Launch announced");
     expect(mail?.to).toBe("test@localhost");
@@ -130,19 +166,30 @@ describe("failure notices", () => {
     const id = await watch("broken watch");
     answers.set("broken watch", { providerError: 400 });
     for (let i = 0; i < 4; i++) expect((await runNow(id)).status).toBe("failed");
-    answers.set("broken watch", decisionFor({ finding_key: null, notify: false, notification: null, condition_met: false }));
+    answers.set(
+      "broken watch",
+      decisionFor({ finding_key: null, notify: false, notification: null, condition_met: false }),
+    );
     expect((await runNow(id)).status).toBe("success");
     await runNow(id);
 
     const hooks = hooksTo("/broken%20watch").map((h) => JSON.parse(h.body));
     expect(hooks.map((h) => h.type)).toEqual(["task.run_failed", "task.run_recovered"]);
-    expect(hooks[0]).toMatchObject({ data: { consecutive_failures: 3, execution: { status: "failed", error_message: expect.stringMatching(/HTTP 400/) } } });
+    expect(hooks[0]).toMatchObject({
+      data: {
+        consecutive_failures: 3,
+        execution: { status: "failed", error_message: expect.stringMatching(/HTTP 400/) },
+      },
+    });
     const failingMail = resend.emails().find((m) => m.subject === "Your watch “New Monitor” keeps failing");
     expect(failingMail).toMatchObject({ to: "test@localhost" });
     expect(failingMail.html).toContain("What to do");
     expect(resend.emails().filter((m) => m.subject === "Your watch “New Monitor” is working again")).toHaveLength(1);
     const filtered = (await api("GET", `/api/v1/notifications/sends?task_id=${id}&event=task.run_failed`)).body;
-    expect(filtered.sends.map((s: { notification_type: string }) => s.notification_type).sort()).toEqual(["email", "webhook"]);
+    expect(filtered.sends.map((s: { notification_type: string }) => s.notification_type).sort()).toEqual([
+      "email",
+      "webhook",
+    ]);
   });
 
   it("a preview whose model fails answers 502 with the provider's error", async () => {
@@ -158,7 +205,10 @@ describe("redelivery", () => {
     const r = await api("POST", "/api/v1/tasks", {
       search_query: "redelivered",
       state: "paused",
-      notifications: [{ type: "email", address: "test@localhost" }, { type: "webhook", url: `${flaky.url}/hook` }],
+      notifications: [
+        { type: "email", address: "test@localhost" },
+        { type: "webhook", url: `${flaky.url}/hook` },
+      ],
     });
     answers.set("redelivered", decisionFor({ finding_key: "redelivered-1" }));
     const run = await runNow(r.body.id);
@@ -169,14 +219,24 @@ describe("redelivery", () => {
     flakyUp = true;
     const again = await api("POST", `/api/v1/notifications/sends/${failed.id}/redeliver`);
     expect(again.status).toBe(202);
-    expect(again.body).toMatchObject({ status: "sent", attempt: 2, event: "task.condition_met", execution_id: run.id, notification_type: "webhook" });
+    expect(again.body).toMatchObject({
+      status: "sent",
+      attempt: 2,
+      event: "task.condition_met",
+      execution_id: run.id,
+      notification_type: "webhook",
+    });
     const ids = flaky.requests.map((q) => q.headers["webhook-id"]);
     expect(ids.at(-1)).toBe(`msg_${run.id}`);
     expect(new Set(ids).size).toBe(1);
 
     const email = sends.find((s: { notification_type: string }) => s.notification_type === "email");
-    expect((await api("POST", `/api/v1/notifications/sends/${email.id}/redeliver`)).body).toEqual({ detail: "Only webhook deliveries can be redelivered" });
-    expect((await api("POST", "/api/v1/notifications/sends/00000000-0000-4000-8000-000000000000/redeliver")).body).toEqual({ detail: "Send not found" });
+    expect((await api("POST", `/api/v1/notifications/sends/${email.id}/redeliver`)).body).toEqual({
+      detail: "Only webhook deliveries can be redelivered",
+    });
+    expect(
+      (await api("POST", "/api/v1/notifications/sends/00000000-0000-4000-8000-000000000000/redeliver")).body,
+    ).toEqual({ detail: "Send not found" });
   });
 });
 
@@ -193,7 +253,8 @@ describe("secret rotation with overlap", () => {
     await runNow(id);
     const hook = hooksTo("/rotated%20secret").at(-1)!;
     expect(String(hook.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    for (const secret of [rotated.body.secret, old]) expect(() => new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>)).not.toThrow();
+    for (const secret of [rotated.body.secret, old])
+      expect(() => new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>)).not.toThrow();
     expect(verifyWebhook([old], hook.headers, hook.body)).toMatchObject({ type: "task.condition_met" });
 
     const immediate = (await api("POST", "/api/v1/webhooks/secret/rotate", { overlap_hours: 0 })).body;

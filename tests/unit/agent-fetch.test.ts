@@ -17,7 +17,9 @@ import { startStub } from "../helpers/stubs/http";
 describe("the agent's page reads", () => {
   it("do not open loopback under WEBHOOK_ALLOW_PRIVATE; guardedFetch's allowPrivate does", async () => {
     const local = await startStub((req) =>
-      req.url.startsWith("/grounding-api-redirect/") ? { status: 302, headers: { location: "https://example.org/" }, text: "" } : { text: "<p>internal</p>" },
+      req.url.startsWith("/grounding-api-redirect/")
+        ? { status: 302, headers: { location: "https://example.org/" }, text: "" }
+        : { text: "<p>internal</p>" },
     );
     await expect(fetchPage(`${local.url}/admin`)).rejects.toBeInstanceOf(BlockedAddressError);
     await expect(fetchPage(local.url.replace("127.0.0.1", "localhost"))).rejects.toThrow(/non-public address/);

@@ -12,8 +12,15 @@ const now = new Date("2026-11-23T10:00:00.000Z");
 const HOUR = 3_600_000;
 const input = (over: Partial<AgentInput["watch"]> = {}, notified: AgentInput["notified"] = null): AgentInput => ({
   watch: {
-    id: "w1", user_id: "u1", name: "PG19", search_query: "Postgres 19 beta", condition_description: "a beta is released",
-    min_sources: 1, min_interval_minutes: null, max_interval_minutes: null, ...over,
+    id: "w1",
+    user_id: "u1",
+    name: "PG19",
+    search_query: "Postgres 19 beta",
+    condition_description: "a beta is released",
+    min_sources: 1,
+    min_interval_minutes: null,
+    max_interval_minutes: null,
+    ...over,
   },
   lastKnownState: null,
   notified,
@@ -21,26 +28,38 @@ const input = (over: Partial<AgentInput["watch"]> = {}, notified: AgentInput["no
   now,
 });
 
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 function reply(text: string) {
-  return { content: [{ type: "text" as const, text }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] };
+  return {
+    content: [{ type: "text" as const, text }],
+    finishReason: { unified: "stop" as const, raw: "stop" },
+    usage,
+    warnings: [],
+  };
 }
 function decision(over: Record<string, unknown> = {}) {
-  return "Research done.\n```json\n" + JSON.stringify({
-    condition_met: true,
-    answer: "PostgreSQL 19 Beta 1 was released.",
-    evidence: "postgresql.org news",
-    confidence: 0.9,
-    sources: [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PG 19 Beta 1" }],
-    notify: true,
-    notification: { title: "PostgreSQL 19 Beta 1 released", markdown: "Beta 1 is out." },
-    finding_key: "pg19-beta1",
-    next_run: new Date(now.getTime() + 24 * HOUR).toISOString(),
-    next_run_reason: "beta 2 expected in weeks",
-    done: false,
-    state: { latest: "beta1" },
-    ...over,
-  }) + "\n```";
+  return (
+    "Research done.\n```json\n" +
+    JSON.stringify({
+      condition_met: true,
+      answer: "PostgreSQL 19 Beta 1 was released.",
+      evidence: "postgresql.org news",
+      confidence: 0.9,
+      sources: [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PG 19 Beta 1" }],
+      notify: true,
+      notification: { title: "PostgreSQL 19 Beta 1 released", markdown: "Beta 1 is out." },
+      finding_key: "pg19-beta1",
+      next_run: new Date(now.getTime() + 24 * HOUR).toISOString(),
+      next_run_reason: "beta 2 expected in weeks",
+      done: false,
+      state: { latest: "beta1" },
+      ...over,
+    }) +
+    "\n```"
+  );
 }
 const model = (...texts: string[]) => new MockLanguageModelV3({ doGenerate: texts.map(reply) });
 
@@ -55,7 +74,9 @@ describe("agent decision", () => {
     expect(run.decision.last_known_state).toEqual({ latest: "beta1" });
     expect(run.usage).toEqual({ input_tokens: 100, output_tokens: 20 });
     expect(run.model).toBe("mock-provider:mock-model-id");
-    expect(run.decision.sources).toEqual([{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PG 19 Beta 1" }]);
+    expect(run.decision.sources).toEqual([
+      { url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PG 19 Beta 1" },
+    ]);
   });
 
   it("has no finding when the condition is not met or the model does not want it told", async () => {
@@ -66,12 +87,26 @@ describe("agent decision", () => {
   });
 
   it("passes on a retraction and drops the state key older versions kept", async () => {
-    const run = await runAgent(input(), { model: model(decision({ condition_met: false, notify: false, retracts_previous: true, state: { _last_notified_finding: "x", a: 1 } })) });
+    const run = await runAgent(input(), {
+      model: model(
+        decision({
+          condition_met: false,
+          notify: false,
+          retracts_previous: true,
+          state: { _last_notified_finding: "x", a: 1 },
+        }),
+      ),
+    });
     expect(run.decision).toMatchObject({ retracts_previous: true, finding: null, last_known_state: { a: 1 } });
   });
 
   it("tells the model the last notified finding, the cadence bounds, and to corroborate when the watch needs it", () => {
-    const prompt = userPrompt(input({ min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 7 * 1440 }, { key: "pg19-beta1", title: "Beta 1 released", at: now.toISOString() }));
+    const prompt = userPrompt(
+      input(
+        { min_sources: 2, min_interval_minutes: 60, max_interval_minutes: 7 * 1440 },
+        { key: "pg19-beta1", title: "Beta 1 released", at: now.toISOString() },
+      ),
+    );
     expect(prompt).toContain("key: pg19-beta1");
     expect(prompt).toContain("at least 2 independent outlets");
     expect(prompt).toContain("no sooner than 1 hour(s) and no later than 7 day(s)");
@@ -91,20 +126,34 @@ describe("agent decision", () => {
     const cadence = { min_interval_minutes: 60, max_interval_minutes: 7 * 1440 };
     expect(clampNextRun(now.toISOString(), now, cadence).getTime()).toBe(now.getTime() + HOUR);
     expect(clampNextRun("2030-01-01T00:00:00Z", now, cadence).getTime()).toBe(now.getTime() + 7 * 24 * HOUR);
-    expect(clampNextRun(null, now, { min_interval_minutes: 2 * 1440, max_interval_minutes: null }).getTime()).toBe(now.getTime() + 48 * HOUR);
-    expect(clampNextRun(now.toISOString(), now, { min_interval_minutes: 1, max_interval_minutes: 1 }).getTime()).toBe(now.getTime() + 5 * 60_000);
+    expect(clampNextRun(null, now, { min_interval_minutes: 2 * 1440, max_interval_minutes: null }).getTime()).toBe(
+      now.getTime() + 48 * HOUR,
+    );
+    expect(clampNextRun(now.toISOString(), now, { min_interval_minutes: 1, max_interval_minutes: 1 }).getTime()).toBe(
+      now.getTime() + 5 * 60_000,
+    );
     const bounded = await runAgent(input(cadence), { model: model(decision({ next_run: now.toISOString() })) });
     expect(bounded.decision.next_run.getTime()).toBe(now.getTime() + HOUR);
   });
 
   it("lists each page once, without OpenAI's tracking parameter, titled by its page title or else its site", async () => {
-    const answer = decision({ sources: [{ url: "https://www.example.com/a?utm_source=openai", title: "https://www.example.com/a?utm_source=openai" }] });
+    const answer = decision({
+      sources: [
+        { url: "https://www.example.com/a?utm_source=openai", title: "https://www.example.com/a?utm_source=openai" },
+      ],
+    });
     const withSources = new MockLanguageModelV3({
       doGenerate: {
         ...reply(answer),
         content: [
           { type: "text" as const, text: answer },
-          { type: "source" as const, sourceType: "url" as const, id: "s1", url: "https://www.example.com/a", title: "The A page" },
+          {
+            type: "source" as const,
+            sourceType: "url" as const,
+            id: "s1",
+            url: "https://www.example.com/a",
+            title: "The A page",
+          },
           { type: "source" as const, sourceType: "url" as const, id: "s2", url: "https://other.example/b" },
         ],
       },
@@ -154,10 +203,18 @@ describe("agent decision", () => {
 
 describe("model selection", () => {
   it("takes AGENT_MODEL, else the first provider key, else says what to set", () => {
-    expect(chooseModel({ GOOGLE_GENERATIVE_AI_API_KEY: "g" })).toMatchObject({ provider: "google", modelId: "gemini-2.5-flash" });
+    expect(chooseModel({ GOOGLE_GENERATIVE_AI_API_KEY: "g" })).toMatchObject({
+      provider: "google",
+      modelId: "gemini-2.5-flash",
+    });
     expect(chooseModel({ OPENAI_API_KEY: "o", ANTHROPIC_API_KEY: "a" })).toMatchObject({ provider: "openai" });
-    expect(chooseModel({ AGENT_MODEL: "anthropic:claude-x", ANTHROPIC_API_KEY: "a" })).toMatchObject({ provider: "anthropic", modelId: "claude-x" });
-    expect(chooseModel({ AGENT_MODEL: "openai-compatible:llama3", AGENT_BASE_URL: "http://localhost:11434/v1" })).toMatchObject({
+    expect(chooseModel({ AGENT_MODEL: "anthropic:claude-x", ANTHROPIC_API_KEY: "a" })).toMatchObject({
+      provider: "anthropic",
+      modelId: "claude-x",
+    });
+    expect(
+      chooseModel({ AGENT_MODEL: "openai-compatible:llama3", AGENT_BASE_URL: "http://localhost:11434/v1" }),
+    ).toMatchObject({
       provider: "openai-compatible",
       baseURL: "http://localhost:11434/v1",
     });
@@ -169,7 +226,14 @@ describe("model selection", () => {
 
   it("fails a run with no model configured, naming the variables", async () => {
     const saved = { ...process.env };
-    for (const k of ["AGENT_MODEL", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PERPLEXITY_API_KEY"]) delete process.env[k];
+    for (const k of [
+      "AGENT_MODEL",
+      "GOOGLE_GENERATIVE_AI_API_KEY",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_API_KEY",
+      "PERPLEXITY_API_KEY",
+    ])
+      delete process.env[k];
     await expect(runAgent(input())).rejects.toThrow(/No model configured: set GOOGLE_GENERATIVE_AI_API_KEY/);
     process.env = saved;
   });

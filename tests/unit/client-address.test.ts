@@ -55,10 +55,30 @@ describe("TRUST_PROXY", () => {
 describe("loopback", () => {
   it("tells loopback addresses and Host names from others", () => {
     for (const a of ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(a), a).toBe(true);
-    for (const a of ["10.0.0.1", "8.8.8.8", "::2", "localhost", "", null, undefined]) expect(isLoopbackAddress(a), String(a)).toBe(false);
-    for (const h of ["localhost", "localhost:8000", "LOCALHOST:1", "app.localhost:3000", "127.0.0.1:8000", "127.1.2.3", "[::1]:8000", "[::1]"])
+    for (const a of ["10.0.0.1", "8.8.8.8", "::2", "localhost", "", null, undefined])
+      expect(isLoopbackAddress(a), String(a)).toBe(false);
+    for (const h of [
+      "localhost",
+      "localhost:8000",
+      "LOCALHOST:1",
+      "app.localhost:3000",
+      "127.0.0.1:8000",
+      "127.1.2.3",
+      "[::1]:8000",
+      "[::1]",
+    ])
       expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ["evil.example", "evil.example:8000", "localhost.evil.example", "127.0.0.1.nip.io", "0x7f.1", "127.1", "[::2]:80", "", undefined])
+    for (const h of [
+      "evil.example",
+      "evil.example:8000",
+      "localhost.evil.example",
+      "127.0.0.1.nip.io",
+      "0x7f.1",
+      "127.1",
+      "[::2]:80",
+      "",
+      undefined,
+    ])
       expect(isLoopbackHost(h), String(h)).toBe(false);
   });
 });

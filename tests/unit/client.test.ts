@@ -11,9 +11,21 @@ describe("SDK", () => {
 
   it("configuration: options, then SERVICE_* variables; NOAUTH means localhost and no key", () => {
     expect(resolveConfig({}, {})).toMatchObject({ baseUrl: HOSTED_URL, apiKey: undefined, noauth: false });
-    expect(resolveConfig({}, { SERVICE_NOAUTH: "1", SERVICE_API_KEY: "sk_x" })).toMatchObject({ baseUrl: LOCAL_URL, apiKey: undefined, noauth: true });
-    expect(resolveConfig({}, { SERVICE_API_KEY: "sk_x", SERVICE_URL: "https://w.example/" })).toMatchObject({ baseUrl: "https://w.example", apiKey: "sk_x" });
-    expect(resolveConfig({ apiKey: "sk_o", baseUrl: "http://h:1" }, { SERVICE_API_KEY: "sk_x", SERVICE_URL: "https://w.example" })).toMatchObject({ baseUrl: "http://h:1", apiKey: "sk_o" });
+    expect(resolveConfig({}, { SERVICE_NOAUTH: "1", SERVICE_API_KEY: "sk_x" })).toMatchObject({
+      baseUrl: LOCAL_URL,
+      apiKey: undefined,
+      noauth: true,
+    });
+    expect(resolveConfig({}, { SERVICE_API_KEY: "sk_x", SERVICE_URL: "https://w.example/" })).toMatchObject({
+      baseUrl: "https://w.example",
+      apiKey: "sk_x",
+    });
+    expect(
+      resolveConfig(
+        { apiKey: "sk_o", baseUrl: "http://h:1" },
+        { SERVICE_API_KEY: "sk_x", SERVICE_URL: "https://w.example" },
+      ),
+    ).toMatchObject({ baseUrl: "http://h:1", apiKey: "sk_o" });
   });
 
   it("retries 503 with backoff and sends the key; times out a hung request", async () => {
@@ -36,7 +48,8 @@ describe("SDK", () => {
       baseUrl: "http://api.test",
       timeoutMs: 50,
       maxRetries: 0,
-      fetch: (_input, init) => new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason))),
+      fetch: (_input, init) =>
+        new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason))),
     });
     await expect(hung.me()).rejects.toThrow(/timeout|aborted/i);
   });
@@ -47,7 +60,11 @@ describe("SDK", () => {
     const id = "msg_1";
     const timestamp = new Date();
     const signature = new Webhook(secret).sign(id, timestamp, body);
-    const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature };
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+      "webhook-signature": signature,
+    };
     expect(verifyWebhook(secret, headers, body)).toEqual(JSON.parse(body));
     expect(verifyWebhook(secret, new Headers(headers), body)).toEqual(JSON.parse(body));
     expect(() => verifyWebhook(secret, headers, body.replace("t", "u"))).toThrow();

@@ -11,8 +11,16 @@ describe("clerkFrontendApi", () => {
   });
 
   it("gives nothing for anything that is not a plain host name", () => {
-    for (const key of [undefined, "", "sk_test_abc", pk("evil.example; script-src *"), pk("evil.example'"), pk("a b"),
-      `pk_test_${Buffer.from("example.com").toString("base64")}`, "pk_test_!!!"])
+    for (const key of [
+      undefined,
+      "",
+      "sk_test_abc",
+      pk("evil.example; script-src *"),
+      pk("evil.example'"),
+      pk("a b"),
+      `pk_test_${Buffer.from("example.com").toString("base64")}`,
+      "pk_test_!!!",
+    ])
       expect(clerkFrontendApi(key), String(key)).toBeNull();
   });
 });

@@ -28,6 +28,8 @@ describe("the embedded database's limit", () => {
     await addWatches(1);
     await hintPostgresPastEmbeddedLimit();
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]![0]).toMatch(/^ℹ 10001 watches on the embedded database: past 10,000, set DATABASE_URL to a PostgreSQL server/);
+    expect(warn.mock.calls[0]![0]).toMatch(
+      /^ℹ 10001 watches on the embedded database: past 10,000, set DATABASE_URL to a PostgreSQL server/,
+    );
   });
 });

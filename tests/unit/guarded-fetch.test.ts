@@ -7,7 +7,19 @@ import { isPrivateHost, parseNotifications } from "@/server/tasks/notifications"
 
 describe("SSRF guard", () => {
   it("classifies addresses", () => {
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1"])
+    for (const ip of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+    ])
       expect(isPublicAddress(ip), ip).toBe(false);
     for (const ip of ["93.184.216.34", "2606:4700::1111"]) expect(isPublicAddress(ip), ip).toBe(true);
     expect(isPrivateHost("localhost")).toBe(true);
@@ -30,7 +42,9 @@ describe("SSRF guard", () => {
   it("rejects private and plain-http webhook configs at creation", () => {
     expect(() => parseNotifications([{ type: "webhook", url: "http://example.com/hook" }])).toThrow(/must use https/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://10.0.0.5/hook" }])).toThrow(/private/);
-    expect(() => parseNotifications([{ type: "webhook", url: "https://user:pw@example.com/hook" }])).toThrow(/credentials/);
+    expect(() => parseNotifications([{ type: "webhook", url: "https://user:pw@example.com/hook" }])).toThrow(
+      /credentials/,
+    );
     expect(parseNotifications([{ type: "webhook", url: "https://example.com/hook" }])).toEqual([
       { type: "webhook", url: "https://example.com/hook", method: "POST", headers: {} },
     ]);

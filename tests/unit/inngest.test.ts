@@ -17,11 +17,23 @@ const plan = {
   lastKnownState: null,
   recent: [],
 };
-const evaluation = { ok: true, decision: { condition_met: true }, model: "m", usage: { input_tokens: 1, output_tokens: 1 }, duration_ms: 1 };
+const evaluation = {
+  ok: true,
+  decision: { condition_met: true },
+  model: "m",
+  usage: { input_tokens: 1, output_tokens: 1 },
+  duration_ms: 1,
+};
 const nextRun = "2030-01-01T00:00:00.000Z";
 const armed = { name: "watch/armed", data: { taskId: "t1", userId: plan.userId, at: nextRun } } as const;
-const requested = { name: "watch/run.requested", data: { taskId: "t1", userId: plan.userId, executionId: plan.executionId } } as const;
-const deliver = { name: "watch/webhook.deliver", data: { executionId: plan.executionId, notice: { event: "task.condition_met" } } } as const;
+const requested = {
+  name: "watch/run.requested",
+  data: { taskId: "t1", userId: plan.userId, executionId: plan.executionId },
+} as const;
+const deliver = {
+  name: "watch/webhook.deliver",
+  data: { executionId: plan.executionId, notice: { event: "task.condition_met" } },
+} as const;
 
 // The engine mutates the array it is given: build a fresh one per execution.
 function steps(overrides: Record<string, (() => unknown) | null> = {}) {
@@ -42,7 +54,9 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
 
 /** What step.sendEvent would send through the client (there is no Inngest server here). */
 async function captureSends(fn: () => Promise<unknown>) {
-  const send = vi.spyOn(inngest as unknown as { _send: (p: unknown) => Promise<unknown> }, "_send").mockResolvedValue({ ids: ["e1"] });
+  const send = vi
+    .spyOn(inngest as unknown as { _send: (p: unknown) => Promise<unknown> }, "_send")
+    .mockResolvedValue({ ids: ["e1"] });
   try {
     await fn();
     return send.mock.calls.map((c) => JSON.stringify((c[0] as { payload?: unknown }).payload ?? null)).join();
@@ -68,7 +82,11 @@ describe("the run workflow on Inngest", () => {
 
   it("hands the finding's webhook to its own function, once per execution", async () => {
     const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
-    const sent = await captureSends(() => t.executeStep(STEP.startWebhookDelivery("task.condition_met"), { steps: steps({ [STEP.startWebhookDelivery("task.condition_met")]: null }) }));
+    const sent = await captureSends(() =>
+      t.executeStep(STEP.startWebhookDelivery("task.condition_met"), {
+        steps: steps({ [STEP.startWebhookDelivery("task.condition_met")]: null }),
+      }),
+    );
     expect(sent).toContain(JSON.stringify({ id: `webhook:${plan.executionId}`, ...deliver }));
   });
 
@@ -83,7 +101,13 @@ describe("the run workflow on Inngest", () => {
     const ran: string[] = [];
     const { result } = await t.execute({
       steps: steps({
-        [STEP.begin]: () => ({ kind: "over-budget", userId: plan.userId, executionId: plan.executionId, nextRun, notices: [] }),
+        [STEP.begin]: () => ({
+          kind: "over-budget",
+          userId: plan.userId,
+          executionId: plan.executionId,
+          nextRun,
+          notices: [],
+        }),
         [STEP.evaluate]: () => ran.push("evaluate"),
         [STEP.armNext]: () => void ran.push("arm-next"),
       }),
@@ -128,7 +152,10 @@ describe("the run workflow on Inngest", () => {
   });
 
   it("holds an email in quiet hours with a durable sleep, then sends it; a digest user's finding waits for the digest", async () => {
-    const email = { name: "watch/email.deliver", data: { executionId: plan.executionId, notice: { event: "task.condition_met" } } } as const;
+    const email = {
+      name: "watch/email.deliver",
+      data: { executionId: plan.executionId, notice: { event: "task.condition_met" } },
+    } as const;
     const sent: string[] = [];
     const later = (kind: string, at?: string) => ({
       [STEP.planEmail]: () => ({ kind, at }),
@@ -136,7 +163,9 @@ describe("the run workflow on Inngest", () => {
       [STEP.deliverEmail]: () => (sent.push("sent"), { status: "sent", retry: false }),
     });
     const held = new InngestTestEngine({ function: emailDeliveryRun, events: [email] });
-    const sleep = await held.executeStep(STEP.quietHours, { steps: steps({ ...later("later", "2030-01-01T07:00:00.000Z"), [STEP.quietHours]: null }) });
+    const sleep = await held.executeStep(STEP.quietHours, {
+      steps: steps({ ...later("later", "2030-01-01T07:00:00.000Z"), [STEP.quietHours]: null }),
+    });
     expect(sleep.step).toMatchObject({ op: "Sleep" });
     await held.execute({ steps: steps(later("later", "2030-01-01T07:00:00.000Z")) });
     expect(sent).toEqual(["slept", "sent"]);
@@ -148,13 +177,23 @@ describe("the run workflow on Inngest", () => {
 
   it("runs the daily retention job at its time, then arms the next day's under an idempotent id", async () => {
     const at = "2030-01-01T03:00:00.000Z";
-    const t = new InngestTestEngine({ function: dailyRetention, events: [{ name: "watch/retention.armed", data: { at } }] });
+    const t = new InngestTestEngine({
+      function: dailyRetention,
+      events: [{ name: "watch/retention.armed", data: { at } }],
+    });
     const retention = (overrides: Record<string, (() => unknown) | null> = {}) =>
-      steps({ "wait-retention": () => undefined, [STEP.prune]: () => ({ executions: 3, sends: 1 }), [STEP.armNextRetention]: () => undefined, ...overrides });
+      steps({
+        "wait-retention": () => undefined,
+        [STEP.prune]: () => ({ executions: 3, sends: 1 }),
+        [STEP.armNextRetention]: () => undefined,
+        ...overrides,
+      });
     const sleep = await t.executeStep("wait-retention", { steps: retention({ "wait-retention": null }) });
     expect(sleep.step).toMatchObject({ op: "Sleep", name: at });
     const next = { name: "watch/retention.armed", data: { at: "2030-01-02T03:00:00.000Z" } };
-    const sent = await captureSends(() => t.executeStep(STEP.armNextRetention, { steps: retention({ [STEP.armNextRetention]: null }) }));
+    const sent = await captureSends(() =>
+      t.executeStep(STEP.armNextRetention, { steps: retention({ [STEP.armNextRetention]: null }) }),
+    );
     expect(sent).toContain(JSON.stringify({ id: `retention:${Date.parse(next.data.at)}`, ...next }));
     expect((await t.execute({ steps: retention() })).result).toEqual({ executions: 3, sends: 1, workflows: 0 });
   });

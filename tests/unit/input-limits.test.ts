@@ -5,12 +5,18 @@ import { storable, text } from "@/server/text";
 
 describe("text()", () => {
   it("accepts any well-formed text and refuses NUL and unpaired surrogates", () => {
-    for (const ok of ["", "plain", "emoji 😀", "ספר 日本語", "\u{10FFFF}", "tab\tnew\nline"]) expect(text().safeParse(ok).success, ok).toBe(true);
-    for (const bad of ["\0", "a\u0000b", "\ud800", "a\udc00", "\udbff\ud800"]) expect(text().safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    for (const ok of ["", "plain", "emoji 😀", "ספר 日本語", "\u{10FFFF}", "tab\tnew\nline"])
+      expect(text().safeParse(ok).success, ok).toBe(true);
+    for (const bad of ["\0", "a\u0000b", "\ud800", "a\udc00", "\udbff\ud800"])
+      expect(text().safeParse(bad).success, JSON.stringify(bad)).toBe(false);
   });
 
   it("storable() cleans what the agent returns, in strings and keys at any depth", () => {
-    expect(storable({ "k\0": ["a\u0000b", { x: "\ud800" }], n: 1, d: null })).toEqual({ k: ["ab", { x: "\ufffd" }], n: 1, d: null });
+    expect(storable({ "k\0": ["a\u0000b", { x: "\ud800" }], n: 1, d: null })).toEqual({
+      k: ["ab", { x: "\ufffd" }],
+      n: 1,
+      d: null,
+    });
   });
 });
 

@@ -5,7 +5,8 @@ import { openApiDocument } from "@/server/api/openapi";
 type Op = { security?: unknown[]; responses: Record<string, { description: string }> };
 const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Op>> };
 const op = (method: string, path: string) => doc.paths[path]![method]!;
-const describeOf = (method: string, path: string, status: number) => op(method, path).responses[String(status)]?.description;
+const describeOf = (method: string, path: string, status: number) =>
+  op(method, path).responses[String(status)]?.description;
 
 const PUBLIC = [
   ["get", "/api/v1/public/tasks"],
@@ -34,7 +35,10 @@ describe("OpenAPI document", () => {
       expect(op(method, path).security, `${method} ${path}`).toBeUndefined();
       expect(op(method, path).responses["401"], `${method} ${path}`).toBeUndefined();
     }
-    const isPublic = (m: string, p: string) => PUBLIC.some(([pm, pp]) => pm === m && pp === p) || p.startsWith("/api/v1/email/") || p.startsWith("/api/v1/public/");
+    const isPublic = (m: string, p: string) =>
+      PUBLIC.some(([pm, pp]) => pm === m && pp === p) ||
+      p.startsWith("/api/v1/email/") ||
+      p.startsWith("/api/v1/public/");
     for (const [path, item] of Object.entries(doc.paths))
       for (const [method, o] of Object.entries(item)) {
         if (isPublic(method, path)) continue;
@@ -45,10 +49,16 @@ describe("OpenAPI document", () => {
 
   it("documents conditional GET (ETag, 304) on the feeds, the badge and the public watch", () => {
     for (const suffix of ["", "/rss", "/feed.json", "/badge.svg"]) {
-      const o = op("get", `/api/v1/public/tasks/id/{id}${suffix}`) as Op & { parameters: { name: string }[]; responses: Record<string, { headers?: object }> };
+      const o = op("get", `/api/v1/public/tasks/id/{id}${suffix}`) as Op & {
+        parameters: { name: string }[];
+        responses: Record<string, { headers?: object }>;
+      };
       expect(o.responses["304"]?.description, suffix).toMatch(/^Not Modified/);
       expect(Object.keys(o.responses["200"]?.headers ?? {}), suffix).toEqual(["ETag", "Cache-Control"]);
-      expect(o.parameters.map((p) => p.name), suffix).toContain("If-None-Match");
+      expect(
+        o.parameters.map((p) => p.name),
+        suffix,
+      ).toContain("If-None-Match");
     }
   });
 

@@ -24,19 +24,38 @@ import { beginRun, evaluateRun, recordOutcome, type RunPlan } from "@/server/run
 import { openTestDatabase } from "../helpers/database";
 import { startStub } from "../helpers/stubs/http";
 import { decisionFor } from "../helpers/stubs/model";
-import { recordedGrounding, startProviderStub, type ProviderError, type RecordedProvider } from "../helpers/stubs/providers";
+import {
+  recordedGrounding,
+  startProviderStub,
+  type ProviderError,
+  type RecordedProvider,
+} from "../helpers/stubs/providers";
 import { startWebhookReceiver } from "../helpers/stubs/receivers";
 
 const PROVIDERS: RecordedProvider[] = ["google", "openai", "anthropic", "perplexity"];
-const MODEL_VARIABLES = ["AGENT_MODEL", "AGENT_API_KEY", "AGENT_BASE_URL", "GOOGLE_GENERATIVE_AI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PERPLEXITY_API_KEY"];
+const MODEL_VARIABLES = [
+  "AGENT_MODEL",
+  "AGENT_API_KEY",
+  "AGENT_BASE_URL",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "PERPLEXITY_API_KEY",
+];
 const stubs: { close: () => Promise<void> }[] = [];
 let database: Database;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 const input: AgentInput = {
   watch: {
-    id: "w1", user_id: "u1", name: "Euro 2024", search_query: "Euro 2024 winner", condition_description: "the winner is known",
-    min_sources: 1, min_interval_minutes: null, max_interval_minutes: null,
+    id: "w1",
+    user_id: "u1",
+    name: "Euro 2024",
+    search_query: "Euro 2024 winner",
+    condition_description: "the winner is known",
+    min_sources: 1,
+    min_interval_minutes: null,
+    max_interval_minutes: null,
   },
   lastKnownState: null,
   notified: null,
@@ -53,7 +72,9 @@ function setModelEnv(vars: Record<string, string>) {
 }
 
 async function stub(provider: RecordedProvider) {
-  const s = await startProviderStub(provider, () => decisionFor({ answer: "Spain won Euro 2024.", sources: [], finding_key: "euro-2024-winner" }));
+  const s = await startProviderStub(provider, () =>
+    decisionFor({ answer: "Spain won Euro 2024.", sources: [], finding_key: "euro-2024-winner" }),
+  );
   stubs.push(s);
   return s;
 }
@@ -82,38 +103,59 @@ describe("each provider's recorded answer, through the run's steps", () => {
     perplexity: ["model", "sonar-pro"], // Sonar searches on every call
   };
 
-  it.each(PROVIDERS)("%s: the met finding is recorded with the recorded grounding and usage, one webhook goes out", async (provider) => {
-    const s = await stub(provider);
-    const user = await db.user.create({ data: { clerk_user_id: `user_${provider}`, email: `${provider}@example.com` } });
-    const task = await db.task.create({
-      data: {
-        user_id: user.id, name: "Euro 2024", search_query: "Euro 2024 winner", condition_description: "the winner is known", state: "active",
-        notifications: { create: { type: "webhook", url: `${receiver.url}/${provider}`, method: "POST", headers: {} } },
-      },
-    });
-    const { id: executionId } = await db.execution.create({ data: { task_id: task.id, status: "pending" } });
+  it.each(PROVIDERS)(
+    "%s: the met finding is recorded with the recorded grounding and usage, one webhook goes out",
+    async (provider) => {
+      const s = await stub(provider);
+      const user = await db.user.create({
+        data: { clerk_user_id: `user_${provider}`, email: `${provider}@example.com` },
+      });
+      const task = await db.task.create({
+        data: {
+          user_id: user.id,
+          name: "Euro 2024",
+          search_query: "Euro 2024 winner",
+          condition_description: "the winner is known",
+          state: "active",
+          notifications: {
+            create: { type: "webhook", url: `${receiver.url}/${provider}`, method: "POST", headers: {} },
+          },
+        },
+      });
+      const { id: executionId } = await db.execution.create({ data: { task_id: task.id, status: "pending" } });
 
-    const plan = (await beginRun(task.id, { executionId })) as RunPlan;
-    const restore = setModelEnv(s.env());
-    const outcome = await evaluateRun(plan).finally(restore);
-    expect(await recordOutcome(task.id, executionId, outcome)).toMatchObject({ notices: [{ event: "task.condition_met" }] });
-    expect(await deliverWebhook(executionId, { event: "task.condition_met" }, 1)).toMatchObject({ status: "sent" });
+      const plan = (await beginRun(task.id, { executionId })) as RunPlan;
+      const restore = setModelEnv(s.env());
+      const outcome = await evaluateRun(plan).finally(restore);
+      expect(await recordOutcome(task.id, executionId, outcome)).toMatchObject({
+        notices: [{ event: "task.condition_met" }],
+      });
+      expect(await deliverWebhook(executionId, { event: "task.condition_met" }, 1)).toMatchObject({ status: "sent" });
 
-    const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
-    expect(execution).toMatchObject({ status: "success", condition_met: true, grounding_sources: recordedGrounding[provider] });
-    expect(execution.result).toMatchObject({ answer: "Spain won Euro 2024.", model: `${provider}:${DEFAULT_MODEL[provider]}`, usage: usage[provider] });
-    const [field, value] = searchRequested[provider];
-    expect(s.bodies()[0]![field]).toEqual(value);
-    expect(s.calls()).toBe(1);
+      const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
+      expect(execution).toMatchObject({
+        status: "success",
+        condition_met: true,
+        grounding_sources: recordedGrounding[provider],
+      });
+      expect(execution.result).toMatchObject({
+        answer: "Spain won Euro 2024.",
+        model: `${provider}:${DEFAULT_MODEL[provider]}`,
+        usage: usage[provider],
+      });
+      const [field, value] = searchRequested[provider];
+      expect(s.bodies()[0]![field]).toEqual(value);
+      expect(s.calls()).toBe(1);
 
-    const hooks = receiver.requests.filter((r) => r.url === `/${provider}`);
-    expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
-    expect(JSON.parse(hooks[0]!.body)).toMatchObject({
-      type: "task.condition_met",
-      data: { execution: { id: executionId, grounding_sources: recordedGrounding[provider] } },
-    });
-  });
+      const hooks = receiver.requests.filter((r) => r.url === `/${provider}`);
+      expect(hooks).toHaveLength(1);
+      expect(hooks[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
+      expect(JSON.parse(hooks[0]!.body)).toMatchObject({
+        type: "task.condition_met",
+        data: { execution: { id: executionId, grounding_sources: recordedGrounding[provider] } },
+      });
+    },
+  );
 
   it("google: the grounding links are followed once on the stub's redirector and titled with the site", async () => {
     const s = await stub("google");
@@ -135,10 +177,30 @@ describe("each provider's recorded errors", () => {
     perplexity: { bad_key: 401, quota: 429, server_error: 500, overloaded: 503 },
   };
   const said: Record<RecordedProvider, Record<ProviderError, RegExp>> = {
-    google: { bad_key: /API key not valid/, quota: /You exceeded your current quota/, server_error: /An internal error has occurred/, overloaded: /The model is overloaded/ },
-    openai: { bad_key: /Incorrect API key provided/, quota: /You exceeded your current quota/, server_error: /The server had an error/, overloaded: /currently overloaded/ },
-    anthropic: { bad_key: /invalid x-api-key/, quota: /exceed your account's rate limit/, server_error: /Internal server error/, overloaded: /Overloaded/ },
-    perplexity: { bad_key: /Unauthorized/, quota: /exceeded your rate limit/, server_error: /Internal server error/, overloaded: /temporarily unavailable/ },
+    google: {
+      bad_key: /API key not valid/,
+      quota: /You exceeded your current quota/,
+      server_error: /An internal error has occurred/,
+      overloaded: /The model is overloaded/,
+    },
+    openai: {
+      bad_key: /Incorrect API key provided/,
+      quota: /You exceeded your current quota/,
+      server_error: /The server had an error/,
+      overloaded: /currently overloaded/,
+    },
+    anthropic: {
+      bad_key: /invalid x-api-key/,
+      quota: /exceed your account's rate limit/,
+      server_error: /Internal server error/,
+      overloaded: /Overloaded/,
+    },
+    perplexity: {
+      bad_key: /Unauthorized/,
+      quota: /exceeded your rate limit/,
+      server_error: /Internal server error/,
+      overloaded: /temporarily unavailable/,
+    },
   };
   const hint: Record<ProviderError, RegExp> = {
     bad_key: /\(check the API key in [A-Z_]+_API_KEY\)$/,
@@ -148,43 +210,55 @@ describe("each provider's recorded errors", () => {
   };
 
   // The SDK retries rate limits and overloads twice (2 s, then 4 s) before giving up: all cases run at once.
-  it("become an actionable error_message; overloads and rate limits are retried by the SDK first", { timeout: 60_000 }, async () => {
-    const cases = PROVIDERS.flatMap((provider) => (Object.keys(status[provider]) as ProviderError[]).map((kind) => ({ provider, kind })));
-    const gone = await startStub(() => ({ text: "" }));
-    await gone.close();
-    const restore = setModelEnv({ GOOGLE_GENERATIVE_AI_API_KEY: "k", AGENT_BASE_URL: `${gone.url}/v1beta` });
-    const unreachable = runAgent(input).catch((e: Error) => e);
-    restore();
-    const outcomes = await Promise.all(
-      cases.map(async ({ provider, kind }) => {
-        const s = await stub(provider);
-        if (kind !== "bad_key") s.fail(kind);
-        // The model is chosen before runAgent's first await: runs with different providers can overlap.
-        const restore = setModelEnv(kind === "bad_key" ? s.env("a-wrong-key") : s.env());
-        const running = runAgent(input);
-        restore();
-        const error = await running.catch((e: Error) => e);
-        return { provider, kind, error, calls: s.calls() };
-      }),
-    );
-    for (const { provider, kind, error, calls } of outcomes) {
-      const message = (error as Error).message;
-      expect(message, `${provider} ${kind}`).toMatch(new RegExp(`^Model provider error from ${provider}:${DEFAULT_MODEL[provider]}: HTTP ${status[provider][kind]} `));
-      expect(message, `${provider} ${kind}`).toMatch(said[provider][kind]);
-      expect(message, `${provider} ${kind}`).toMatch(hint[kind]);
-      expect(calls, `${provider} ${kind}`).toBe(kind === "bad_key" ? 1 : 3);
-    }
-    expect(((await unreachable) as Error).message).toMatch(
-      /^Model provider error from google:gemini-2\.5-flash: Cannot connect to API: .*\(the provider cannot be reached; the run is retried later\), after 3 attempts$/,
-    );
-  });
+  it(
+    "become an actionable error_message; overloads and rate limits are retried by the SDK first",
+    { timeout: 60_000 },
+    async () => {
+      const cases = PROVIDERS.flatMap((provider) =>
+        (Object.keys(status[provider]) as ProviderError[]).map((kind) => ({ provider, kind })),
+      );
+      const gone = await startStub(() => ({ text: "" }));
+      await gone.close();
+      const restore = setModelEnv({ GOOGLE_GENERATIVE_AI_API_KEY: "k", AGENT_BASE_URL: `${gone.url}/v1beta` });
+      const unreachable = runAgent(input).catch((e: Error) => e);
+      restore();
+      const outcomes = await Promise.all(
+        cases.map(async ({ provider, kind }) => {
+          const s = await stub(provider);
+          if (kind !== "bad_key") s.fail(kind);
+          // The model is chosen before runAgent's first await: runs with different providers can overlap.
+          const restore = setModelEnv(kind === "bad_key" ? s.env("a-wrong-key") : s.env());
+          const running = runAgent(input);
+          restore();
+          const error = await running.catch((e: Error) => e);
+          return { provider, kind, error, calls: s.calls() };
+        }),
+      );
+      for (const { provider, kind, error, calls } of outcomes) {
+        const message = (error as Error).message;
+        expect(message, `${provider} ${kind}`).toMatch(
+          new RegExp(
+            `^Model provider error from ${provider}:${DEFAULT_MODEL[provider]}: HTTP ${status[provider][kind]} `,
+          ),
+        );
+        expect(message, `${provider} ${kind}`).toMatch(said[provider][kind]);
+        expect(message, `${provider} ${kind}`).toMatch(hint[kind]);
+        expect(calls, `${provider} ${kind}`).toBe(kind === "bad_key" ? 1 : 3);
+      }
+      expect(((await unreachable) as Error).message).toMatch(
+        /^Model provider error from google:gemini-2\.5-flash: Cannot connect to API: .*\(the provider cannot be reached; the run is retried later\), after 3 attempts$/,
+      );
+    },
+  );
 });
 
 describe("grounding redirects", () => {
   it("keep the provider's link when it cannot be resolved, follow a relative Location, and touch nothing else", async () => {
     const redirector = await startStub((req) => {
-      if (req.url === "/grounding-api-redirect/relative") return { status: 302, headers: { location: "/to/page?id=1" }, text: "" };
-      if (req.url === "/grounding-api-redirect/titled") return { status: 301, headers: { location: "https://example.org/a" }, text: "" };
+      if (req.url === "/grounding-api-redirect/relative")
+        return { status: 302, headers: { location: "/to/page?id=1" }, text: "" };
+      if (req.url === "/grounding-api-redirect/titled")
+        return { status: 301, headers: { location: "https://example.org/a" }, text: "" };
       return { status: 404, text: "expired" };
     });
     stubs.push(redirector);
@@ -220,8 +294,12 @@ describe("grounding redirects", () => {
     expect(isGroundingRedirect(link.replace("https:", "http:"))).toBe(false);
     expect(isGroundingRedirect("https://vertexaisearch.cloud.google.com/other/AUZIYQ")).toBe(false);
     expect(isGroundingRedirect("http://127.0.0.1:5000/grounding-api-redirect/x")).toBe(false);
-    expect(isGroundingRedirect("http://127.0.0.1:5000/grounding-api-redirect/x", "http://127.0.0.1:5000/v1beta")).toBe(true);
-    expect(isGroundingRedirect("http://127.0.0.1:5001/grounding-api-redirect/x", "http://127.0.0.1:5000/v1beta")).toBe(false);
+    expect(isGroundingRedirect("http://127.0.0.1:5000/grounding-api-redirect/x", "http://127.0.0.1:5000/v1beta")).toBe(
+      true,
+    );
+    expect(isGroundingRedirect("http://127.0.0.1:5001/grounding-api-redirect/x", "http://127.0.0.1:5000/v1beta")).toBe(
+      false,
+    );
     expect(isGroundingRedirect("not a url")).toBe(false);
   });
 });

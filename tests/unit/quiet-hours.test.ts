@@ -1,6 +1,13 @@
 /** Local time for email settings: quiet windows across midnight and DST changes, the next local hour, zone names. */
 import { describe, expect, it } from "vitest";
-import { inQuietHours, isTimeZone, localParts, nextLocalTime, quietUntil, zonedInstant } from "@/server/users/quiet-hours";
+import {
+  inQuietHours,
+  isTimeZone,
+  localParts,
+  nextLocalTime,
+  quietUntil,
+  zonedInstant,
+} from "@/server/users/quiet-hours";
 
 const at = (iso: string) => new Date(iso);
 
@@ -57,7 +64,8 @@ describe("quiet hours", () => {
   });
 
   it("knows IANA zones", () => {
-    for (const zone of ["UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Asia/Kolkata"]) expect(isTimeZone(zone)).toBe(true);
+    for (const zone of ["UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Asia/Kolkata"])
+      expect(isTimeZone(zone)).toBe(true);
     for (const zone of ["Mars/Olympus", "", "+05:00x", "Europe/"]) expect(isTimeZone(zone)).toBe(false);
   });
 });

@@ -6,8 +6,31 @@ import { renderMarkdown, renderSourceList, sourceHref, USER_CONTENT_REL } from "
 type Node = DefaultTreeAdapterMap["node"];
 type Element = DefaultTreeAdapterMap["element"];
 
-const TAGS = new Set(["p", "br", "hr", "strong", "em", "s", "code", "pre", "blockquote", "ul", "ol", "li", "a", "span",
-  "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td"]);
+const TAGS = new Set([
+  "p",
+  "br",
+  "hr",
+  "strong",
+  "em",
+  "s",
+  "code",
+  "pre",
+  "blockquote",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "span",
+  "h4",
+  "h5",
+  "h6",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+]);
 
 /** The elements a browser builds from `html` (parse5 follows the HTML standard's parsing rules). */
 function elements(html: string): Element[] {
@@ -19,7 +42,10 @@ function elements(html: string): Element[] {
   visit(parseFragment(html));
   return out;
 }
-const hrefs = (html: string) => elements(html).filter((e) => e.tagName === "a").map((e) => e.attrs.find((a) => a.name === "href")?.value);
+const hrefs = (html: string) =>
+  elements(html)
+    .filter((e) => e.tagName === "a")
+    .map((e) => e.attrs.find((a) => a.name === "href")?.value);
 
 /** Only allowed tags; links are absolute http(s)/mailto with the user-content rel; no other attribute but `start`. */
 function expectSafe(html: string) {
@@ -89,7 +115,9 @@ describe("renderMarkdown", () => {
   });
 
   it("keeps a link title's quotes out of the markup", () => {
-    const html = renderMarkdown('[x](https://example.com "t\\" onmouseover=\\"alert(1)") and [y](https://example.com/a"b)');
+    const html = renderMarkdown(
+      '[x](https://example.com "t\\" onmouseover=\\"alert(1)") and [y](https://example.com/a"b)',
+    );
     expectSafe(html);
     expect(hrefs(html)).toEqual(["https://example.com/", "https://example.com/a%22b"]);
   });
@@ -123,7 +151,9 @@ describe("renderMarkdown", () => {
   });
 
   it("keeps what answers use: paragraphs, emphasis, lists, code, tables, headings under the page's own", () => {
-    const html = renderMarkdown("# Title\n\n## Sub\n\n1. one\n2. **two**\n\n3) three\n\n`code ]]> </p>`\n\n```\nblock ]]>\n```\n\n| a | b |\n|--:|---|\n| 1 | 2 |\n\n~~old~~ *new*");
+    const html = renderMarkdown(
+      "# Title\n\n## Sub\n\n1. one\n2. **two**\n\n3) three\n\n`code ]]> </p>`\n\n```\nblock ]]>\n```\n\n| a | b |\n|--:|---|\n| 1 | 2 |\n\n~~old~~ *new*",
+    );
     expectSafe(html);
     expect(html).toContain("<h4>Title</h4>");
     expect(html).toContain("<strong>two</strong>");
@@ -147,8 +177,18 @@ describe("sourceHref", () => {
     expect(sourceHref("https://example.com/a b")).toBe("https://example.com/a%20b");
     expect(sourceHref('https://example.com/"><script>')).toBe("https://example.com/%22%3E%3Cscript%3E");
     expect(sourceHref("HTTP://EXAMPLE.com")).toBe("http://example.com/");
-    for (const url of ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "vbscript:x", "data:text/html,x",
-      "mailto:a@example.com", "/relative", "//evil.example", "", "not a url"])
+    for (const url of [
+      "javascript:alert(1)",
+      " JavaScript:alert(1)",
+      "java\tscript:alert(1)",
+      "vbscript:x",
+      "data:text/html,x",
+      "mailto:a@example.com",
+      "/relative",
+      "//evil.example",
+      "",
+      "not a url",
+    ])
       expect(sourceHref(url), url).toBeNull();
   });
 });

@@ -15,9 +15,21 @@ const DAY = 24 * 3_600_000;
 const NOW = new Date("2026-11-24T03:00:00Z");
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY);
 
-async function watchWithRuns(runs: { label: string; days: number; status?: "success" | "failed" | "cancelled" | "running"; met?: boolean; notices?: unknown }[]) {
-  const user = await db.user.create({ data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "r@example.com" } });
-  const task = await db.task.create({ data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c" } });
+async function watchWithRuns(
+  runs: {
+    label: string;
+    days: number;
+    status?: "success" | "failed" | "cancelled" | "running";
+    met?: boolean;
+    notices?: unknown;
+  }[],
+) {
+  const user = await db.user.create({
+    data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "r@example.com" },
+  });
+  const task = await db.task.create({
+    data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c" },
+  });
   const ids = new Map<string, string>();
   for (const r of runs) {
     const e = await db.execution.create({
@@ -35,7 +47,8 @@ async function watchWithRuns(runs: { label: string; days: number; status?: "succ
   return { user, task, ids };
 }
 
-const remaining = async (taskId: string) => new Set((await db.execution.findMany({ where: { task_id: taskId }, select: { id: true } })).map((e) => e.id));
+const remaining = async (taskId: string) =>
+  new Set((await db.execution.findMany({ where: { task_id: taskId }, select: { id: true } })).map((e) => e.id));
 
 describe("retention", () => {
   it("deletes runs past 90 days that found nothing, and keeps findings, the last run, announcing runs and open runs", async () => {
@@ -55,8 +68,10 @@ describe("retention", () => {
     const pruned = await pruneExecutions({ now: NOW, batchSize: 2 });
     expect(pruned.executions).toBeGreaterThanOrEqual(4); // other tests' rows may be old too
     const left = await remaining(task.id);
-    for (const label of ["old not met", "old failed", "old cancelled", "old not met, no notices"]) expect(left.has(ids.get(label)!), label).toBe(false);
-    for (const label of ["old finding", "old failure notice", "old open", "recent not met", "old last run"]) expect(left.has(ids.get(label)!), label).toBe(true);
+    for (const label of ["old not met", "old failed", "old cancelled", "old not met, no notices"])
+      expect(left.has(ids.get(label)!), label).toBe(false);
+    for (const label of ["old finding", "old failure notice", "old open", "recent not met", "old last run"])
+      expect(left.has(ids.get(label)!), label).toBe(true);
     expect((await pruneExecutions({ now: NOW })).executions).toBe(0);
   });
 
@@ -64,7 +79,13 @@ describe("retention", () => {
     const { user } = await watchWithRuns([]);
     const send = (days: number) =>
       db.notificationSend.create({
-        data: { user_id: user.id, recipient: "r@example.com", notification_type: "email", status: "sent", created_at: daysAgo(days) },
+        data: {
+          user_id: user.id,
+          recipient: "r@example.com",
+          notification_type: "email",
+          status: "sent",
+          created_at: daysAgo(days),
+        },
       });
     const [old, kept] = [await send(366), await send(364)];
     expect((await pruneExecutions({ now: NOW })).sends).toBeGreaterThanOrEqual(1);

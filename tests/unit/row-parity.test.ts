@@ -13,7 +13,9 @@ withTestDatabase();
 
 describe("watch rows", () => {
   it("map to the same owner view from the SQL read and from a Prisma write", async () => {
-    const user = await db.user.create({ data: { clerk_user_id: `user_${Date.now()}`, email: "p@example.com", username: `p${Date.now()}` } });
+    const user = await db.user.create({
+      data: { clerk_user_id: `user_${Date.now()}`, email: "p@example.com", username: `p${Date.now()}` },
+    });
     const task = await db.task.create({
       data: {
         user_id: user.id,
@@ -36,7 +38,15 @@ describe("watch rows", () => {
         status: "success",
         completed_at: new Date(),
         condition_met: true,
-        result: { condition_met: true, answer: "a", evidence: "e", confidence: 0.5, model: "m", usage: { input_tokens: 1, output_tokens: 2 }, duration_ms: 3 },
+        result: {
+          condition_met: true,
+          answer: "a",
+          evidence: "e",
+          confidence: 0.5,
+          model: "m",
+          usage: { input_tokens: 1, output_tokens: 2 },
+          duration_ms: 3,
+        },
         notification: { title: "t", markdown: "m" },
         grounding_sources: [{ url: "https://s.example.com", title: "s" }],
       },
@@ -58,7 +68,11 @@ describe("watch rows", () => {
 
     // Retracted, the verdict is back to watching on both paths.
     await db.execution.update({ where: { id: execution.id }, data: { retracted_by_execution_id: execution.id } });
-    const rewritten = await db.task.update({ where: { id: task.id }, data: { state: "completed" }, include: taskInclude });
+    const rewritten = await db.task.update({
+      where: { id: task.id },
+      data: { state: "completed" },
+      include: taskInclude,
+    });
     const reread = (await findTask(task.id))!;
     expect(ownerTaskView(reread)).toEqual(ownerTaskView(rewritten as TaskRow));
     expect(ownerTaskView(reread).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });

@@ -27,9 +27,18 @@ const recording: Scheduler = {
 };
 
 async function activeWatch(nextRun: Date) {
-  const user = await db.user.create({ data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "c@example.com" } });
+  const user = await db.user.create({
+    data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "c@example.com" },
+  });
   return db.task.create({
-    data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", state: "active", next_run: nextRun },
+    data: {
+      user_id: user.id,
+      name: "n",
+      search_query: "q",
+      condition_description: "c",
+      state: "active",
+      next_run: nextRun,
+    },
   });
 }
 const HOUR = 3_600_000;
@@ -53,7 +62,10 @@ describe("claiming a scheduled run", () => {
     const runNow = await database.pool.connect();
     await runNow.query("BEGIN");
     await runNow.query("SELECT id FROM tasks WHERE id = $1 FOR UPDATE", [task.id]);
-    const { rows } = await runNow.query("INSERT INTO executions (id, task_id, status) VALUES (gen_random_uuid(), $1, 'pending') RETURNING id", [task.id]);
+    const { rows } = await runNow.query(
+      "INSERT INTO executions (id, task_id, status) VALUES (gen_random_uuid(), $1, 'pending') RETURNING id",
+      [task.id],
+    );
     await runNow.query("UPDATE tasks SET last_execution_id = $2 WHERE id = $1", [task.id, rows[0].id]);
 
     const claim = beginRun(task.id, { scheduledFor: at.getTime() });
@@ -69,14 +81,21 @@ describe("claiming a scheduled run", () => {
   it("is left to a live run, and fails a stuck one as superseded", async () => {
     const at = new Date();
     const live = await activeWatch(at);
-    await db.execution.create({ data: { task_id: live.id, status: "running", started_at: new Date(Date.now() - 60_000) } });
+    await db.execution.create({
+      data: { task_id: live.id, status: "running", started_at: new Date(Date.now() - 60_000) },
+    });
     expect(await beginRun(live.id, { scheduledFor: at.getTime() })).toBeNull();
 
     const stuck = await activeWatch(at);
-    const old = await db.execution.create({ data: { task_id: stuck.id, status: "running", started_at: new Date(Date.now() - 2 * HOUR) } });
+    const old = await db.execution.create({
+      data: { task_id: stuck.id, status: "running", started_at: new Date(Date.now() - 2 * HOUR) },
+    });
     const plan = (await beginRun(stuck.id, { scheduledFor: at.getTime() })) as RunPlan;
     expect(plan).not.toBeNull();
-    expect(await db.execution.findUnique({ where: { id: old.id } })).toMatchObject({ status: "failed", error_message: "superseded: stuck" });
+    expect(await db.execution.findUnique({ where: { id: old.id } })).toMatchObject({
+      status: "failed",
+      error_message: "superseded: stuck",
+    });
     expect((await db.task.findUnique({ where: { id: stuck.id } }))!.last_execution_id).toBe(plan!.executionId);
   });
 });
@@ -84,17 +103,24 @@ describe("claiming a scheduled run", () => {
 describe("Run now", () => {
   it("answers 409 while a run is live, fails a stuck one as superseded, cancels a live one when forced", async () => {
     const task = await activeWatch(new Date(Date.now() + HOUR));
-    const live = await db.execution.create({ data: { task_id: task.id, status: "running", started_at: new Date(Date.now() - 60_000) } });
+    const live = await db.execution.create({
+      data: { task_id: task.id, status: "running", started_at: new Date(Date.now() - 60_000) },
+    });
     await expect(startExecution(task.id)).rejects.toMatchObject({ message: ALREADY_RUNNING });
 
     await db.execution.update({ where: { id: live.id }, data: { started_at: new Date(Date.now() - 2 * HOUR) } });
     const next = await startExecution(task.id);
-    expect(await db.execution.findUnique({ where: { id: live.id } })).toMatchObject({ status: "failed", error_message: "superseded: stuck" });
+    expect(await db.execution.findUnique({ where: { id: live.id } })).toMatchObject({
+      status: "failed",
+      error_message: "superseded: stuck",
+    });
     expect(next.status).toBe("pending");
 
     const forced = await startExecution(task.id, true);
     expect(await db.execution.findUnique({ where: { id: next.id } })).toMatchObject({ status: "cancelled" });
-    expect(handedOver).toEqual(expect.arrayContaining([`cancel ${live.id}`, `run ${next.id}`, `cancel ${next.id}`, `run ${forced.id}`]));
+    expect(handedOver).toEqual(
+      expect.arrayContaining([`cancel ${live.id}`, `run ${next.id}`, `cancel ${next.id}`, `run ${forced.id}`]),
+    );
   });
 });
 
@@ -102,12 +128,22 @@ describe("recording a run's outcome", () => {
   const decision = (over: Record<string, unknown> = {}) => ({
     ok: true as const,
     decision: {
-      condition_met: true, answer: "a", evidence: "e", confidence: 0.9,
+      condition_met: true,
+      answer: "a",
+      evidence: "e",
+      confidence: 0.9,
       sources: [{ url: "https://www.example.com/news", title: "news" }],
-      finding: { key: "k1", notification: { title: "t", markdown: "m" } }, retracts_previous: false,
-      next_run: new Date(Date.now() + HOUR).toISOString(), next_run_reason: "r", done: false, last_known_state: {}, ...over,
+      finding: { key: "k1", notification: { title: "t", markdown: "m" } },
+      retracts_previous: false,
+      next_run: new Date(Date.now() + HOUR).toISOString(),
+      next_run_reason: "r",
+      done: false,
+      last_known_state: {},
+      ...over,
     },
-    model: "m", usage: { input_tokens: 1, output_tokens: 1 }, duration_ms: 1,
+    model: "m",
+    usage: { input_tokens: 1, output_tokens: 1 },
+    duration_ms: 1,
   });
   const failure = { ok: false as const, error: "Model provider error" };
   /** One scheduled run of the watch, recorded with `outcome`. */
@@ -146,7 +182,9 @@ describe("recording a run's outcome", () => {
     expect(again.events).toEqual([]);
     expect(again.execution.notification).toBeNull();
     expect((again.execution.result as { gate: unknown }).gate).toBeNull();
-    expect((await run(task.id, decision({ finding: { key: "k2", notification: { title: "t2", markdown: "m" } } }))).events).toEqual(["task.condition_met"]);
+    expect(
+      (await run(task.id, decision({ finding: { key: "k2", notification: { title: "t2", markdown: "m" } } }))).events,
+    ).toEqual(["task.condition_met"]);
   });
 
   it("holds a finding below the watch's bounds, visibly, and sends it once when a later run clears them", async () => {
@@ -155,8 +193,15 @@ describe("recording a run's outcome", () => {
     const held = await run(task.id, decision({ confidence: 0.7 }));
     expect(held.events).toEqual([]);
     expect(held.execution.notification).toBeNull();
-    expect((held.execution.result as { gate: unknown }).gate).toEqual({ passed: false, reason: "confidence 0.7 is below 0.8; 1 independent source, 2 required" });
-    const twoSites = [{ url: "https://a.example.co.uk/x", title: "a" }, { url: "https://www.example.co.uk/y", title: "b" }, { url: "https://news.other.org/z", title: "c" }];
+    expect((held.execution.result as { gate: unknown }).gate).toEqual({
+      passed: false,
+      reason: "confidence 0.7 is below 0.8; 1 independent source, 2 required",
+    });
+    const twoSites = [
+      { url: "https://a.example.co.uk/x", title: "a" },
+      { url: "https://www.example.co.uk/y", title: "b" },
+      { url: "https://news.other.org/z", title: "c" },
+    ];
     const cleared = await run(task.id, decision({ sources: twoSites }));
     expect(cleared.events).toEqual(["task.condition_met"]);
     expect((cleared.execution.result as { gate: unknown }).gate).toEqual({ passed: true, reason: null });
@@ -169,9 +214,15 @@ describe("recording a run's outcome", () => {
     expect((await run(task.id, retraction)).events).toEqual([]); // nothing was notified yet
     const found = await run(task.id, decision());
     const withdrawn = await run(task.id, retraction);
-    expect(withdrawn.recorded.notices).toEqual([{ event: "task.condition_retracted", retracted_execution_id: found.execution.id }]);
-    expect((withdrawn.execution.result as { retracted_execution_id: string }).retracted_execution_id).toBe(found.execution.id);
-    expect((await db.execution.findUniqueOrThrow({ where: { id: found.execution.id } })).retracted_by_execution_id).toBe(withdrawn.execution.id);
+    expect(withdrawn.recorded.notices).toEqual([
+      { event: "task.condition_retracted", retracted_execution_id: found.execution.id },
+    ]);
+    expect((withdrawn.execution.result as { retracted_execution_id: string }).retracted_execution_id).toBe(
+      found.execution.id,
+    );
+    expect(
+      (await db.execution.findUniqueOrThrow({ where: { id: found.execution.id } })).retracted_by_execution_id,
+    ).toBe(withdrawn.execution.id);
     expect((await run(task.id, retraction)).events).toEqual([]); // at most one per notified finding
     // Confirmed again later, the same finding is news again.
     expect((await run(task.id, decision())).events).toEqual(["task.condition_met"]);
@@ -180,9 +231,20 @@ describe("recording a run's outcome", () => {
   it("sends task.run_failed at the third failure in a row, once per streak, and task.run_recovered after it", async () => {
     const task = await activeWatch(new Date());
     const events = [];
-    for (const outcome of [failure, failure, failure, failure, decision({ finding: null }), failure, decision({ finding: null })]) events.push((await run(task.id, outcome)).events);
+    for (const outcome of [
+      failure,
+      failure,
+      failure,
+      failure,
+      decision({ finding: null }),
+      failure,
+      decision({ finding: null }),
+    ])
+      events.push((await run(task.id, outcome)).events);
     expect(events).toEqual([[], [], ["task.run_failed"], [], ["task.run_recovered"], [], []]);
-    const failedNotice = (await db.execution.findMany({ where: { task_id: task.id }, orderBy: { created_at: "asc" } }))[2]!.notices;
+    const failedNotice = (
+      await db.execution.findMany({ where: { task_id: task.id }, orderBy: { created_at: "asc" } })
+    )[2]!.notices;
     expect(failedNotice).toEqual([{ event: "task.run_failed", consecutive_failures: 3 }]);
   });
 });

@@ -70,7 +70,9 @@ describe("state change rollback", () => {
   it("does not call the scheduler when the state does not change", async () => {
     calls.length = 0;
     const user = await db.user.create({ data: { clerk_user_id: "user_rollback2", email: "r2@example.com" } });
-    const task = await db.task.create({ data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", state: "paused" } });
+    const task = await db.task.create({
+      data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", state: "paused" },
+    });
     const updated = await updateTask(user, { id: task.id, name: "renamed", state: "paused" });
     expect(updated.name).toBe("renamed");
     expect(calls).toEqual([]);

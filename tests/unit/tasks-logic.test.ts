@@ -9,7 +9,13 @@ import { ownerTaskView, publicTaskView, resolutionOf, type TaskRow } from "@/ser
 
 describe("state machine (SPEC §3.1)", () => {
   it("allows the listed transitions and same-state no-ops, rejects the rest with the spec text", () => {
-    for (const [from, to] of [["active", "paused"], ["paused", "active"], ["active", "completed"], ["completed", "active"], ["paused", "paused"]] as const)
+    for (const [from, to] of [
+      ["active", "paused"],
+      ["paused", "active"],
+      ["active", "completed"],
+      ["completed", "active"],
+      ["paused", "paused"],
+    ] as const)
       expect(() => checkTransition(from, to)).not.toThrow();
     expect(() => checkTransition("paused", "completed")).toThrow("Invalid state transition: paused -> completed");
     expect(() => checkTransition("completed", "paused")).toThrow("Invalid state transition: completed -> paused");
@@ -45,8 +51,26 @@ describe("views", () => {
     updated_at: null,
     user: { username: "alice" },
     notifications: [
-      { id: "n1", task_id: "t1", type: "email", address: "a@example.com", url: null, method: null, headers: null, created_at: new Date() },
-      { id: "n2", task_id: "t1", type: "webhook", address: null, url: "https://h.example.com", method: "PUT", headers: { a: "1" }, created_at: new Date() },
+      {
+        id: "n1",
+        task_id: "t1",
+        type: "email",
+        address: "a@example.com",
+        url: null,
+        method: null,
+        headers: null,
+        created_at: new Date(),
+      },
+      {
+        id: "n2",
+        task_id: "t1",
+        type: "webhook",
+        address: null,
+        url: "https://h.example.com",
+        method: "PUT",
+        headers: { a: "1" },
+        created_at: new Date(),
+      },
     ],
   };
 
@@ -55,7 +79,10 @@ describe("views", () => {
       user_id: "u1",
       notification_email: "a@example.com",
       webhook_url: "https://h.example.com",
-      notifications: [{ type: "email", address: "a@example.com" }, { type: "webhook", url: "https://h.example.com", method: "PUT", headers: { a: "1" } }],
+      notifications: [
+        { type: "email", address: "a@example.com" },
+        { type: "webhook", url: "https://h.example.com", method: "PUT", headers: { a: "1" } },
+      ],
       last_known_state: { secret: "s" },
       next_run: "2026-01-01T00:00:00.000Z",
     });
@@ -87,7 +114,11 @@ describe("resolution (CONTRACT §10)", () => {
     const watching = { status: "watching", since: null, answer: null, sources: [] };
     expect(resolutionOf({ state: "active", notified_execution: null })).toEqual(watching);
     expect(resolutionOf({ state: "completed", notified_execution: null })).toEqual(watching);
-    const met = { since: "2026-11-02T09:30:00.000Z", answer: "Yes: **Beta 1** is out.", sources: finding.grounding_sources };
+    const met = {
+      since: "2026-11-02T09:30:00.000Z",
+      answer: "Yes: **Beta 1** is out.",
+      sources: finding.grounding_sources,
+    };
     expect(resolutionOf({ state: "active", notified_execution: finding })).toEqual({ status: "met", ...met });
     expect(resolutionOf({ state: "paused", notified_execution: finding })).toEqual({ status: "met", ...met });
     expect(resolutionOf({ state: "completed", notified_execution: finding })).toEqual({ status: "resolved", ...met });
@@ -101,7 +132,15 @@ describe("resolution (CONTRACT §10)", () => {
 });
 
 describe("422 mapping", () => {
-  const schema = z.object({ id: z.guid(), name: z.string().max(3), state: z.enum(["a", "b"]), n: z.number().int().min(1), flag: z.boolean() }).strict();
+  const schema = z
+    .object({
+      id: z.guid(),
+      name: z.string().max(3),
+      state: z.enum(["a", "b"]),
+      n: z.number().int().min(1),
+      flag: z.boolean(),
+    })
+    .strict();
   const locate = (f: string | undefined) => (f === "id" ? "path" : "body");
 
   it("maps zod issues to FastAPI-style details", () => {
@@ -109,10 +148,23 @@ describe("422 mapping", () => {
     const r = schema.safeParse(input);
     const details = validationDetails(r.error!.issues, input, locate);
     const byField = Object.fromEntries(details.map((d) => [d.loc.join("."), d]));
-    expect(byField["path.id"]).toEqual({ type: "uuid_parsing", loc: ["path", "id"], msg: "Input should be a valid UUID", input: "x" });
+    expect(byField["path.id"]).toEqual({
+      type: "uuid_parsing",
+      loc: ["path", "id"],
+      msg: "Input should be a valid UUID",
+      input: "x",
+    });
     expect(byField["body.name"]).toMatchObject({ type: "string_too_long", input: "long" });
-    expect(byField["body.state"]).toEqual({ type: "enum", loc: ["body", "state"], msg: "Input should be 'a' or 'b'", input: "c" });
-    expect(byField["body.n"]).toMatchObject({ type: "greater_than_equal", msg: "Input should be greater than or equal to 1" });
+    expect(byField["body.state"]).toEqual({
+      type: "enum",
+      loc: ["body", "state"],
+      msg: "Input should be 'a' or 'b'",
+      input: "c",
+    });
+    expect(byField["body.n"]).toMatchObject({
+      type: "greater_than_equal",
+      msg: "Input should be greater than or equal to 1",
+    });
     expect(byField["body.flag"]).toMatchObject({ type: "bool_type", input: "yes" });
     expect(byField["body.extra"]).toMatchObject({ type: "extra_forbidden", input: 1 });
   });
@@ -120,23 +172,38 @@ describe("422 mapping", () => {
   it("reports missing fields with the parent object as input", () => {
     const r = schema.safeParse({});
     const details = validationDetails(r.error!.issues, {}, locate);
-    expect(details.find((d) => d.loc[1] === "name")).toEqual({ type: "missing", loc: ["body", "name"], msg: "Field required", input: {} });
+    expect(details.find((d) => d.loc[1] === "name")).toEqual({
+      type: "missing",
+      loc: ["body", "name"],
+      msg: "Field required",
+      input: {},
+    });
   });
 });
 
 describe("database availability (503 instead of 500)", () => {
   const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
   it("recognises an unreachable or restarting database from Prisma or node-postgres", () => {
-    expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("Can't reach database server", { code: "P1001", clientVersion: "7" }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Prisma.PrismaClientKnownRequestError("Can't reach database server", { code: "P1001", clientVersion: "7" }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true);
     expect(isDatabaseUnavailable(withCode("terminating connection due to administrator command", "57P01"))).toBe(true);
     expect(isDatabaseUnavailable(withCode("the database system is starting up", "57P03"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
   });
   it("leaves bugs and other services' failures as they are", () => {
-    expect(isDatabaseUnavailable(new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "7" }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "7" }),
+      ),
+    ).toBe(false);
     expect(isDatabaseUnavailable(withCode('relation "tasks" does not exist', "42P01"))).toBe(false);
-    expect(isDatabaseUnavailable(new TypeError("fetch failed", { cause: withCode("connect ECONNREFUSED", "ECONNREFUSED") }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(new TypeError("fetch failed", { cause: withCode("connect ECONNREFUSED", "ECONNREFUSED") })),
+    ).toBe(false);
     expect(isDatabaseUnavailable(new Error("boom"))).toBe(false);
   });
 });

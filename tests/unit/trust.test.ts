@@ -20,7 +20,8 @@ describe("independent sites", () => {
   });
 
   it("counts an unresolved Gemini redirector link by the site its title names, not by the redirector", () => {
-    const redirect = (title: string) => src(`https://vertexaisearch.cloud.google.com/grounding-api-redirect/${title}-token`, title);
+    const redirect = (title: string) =>
+      src(`https://vertexaisearch.cloud.google.com/grounding-api-redirect/${title}-token`, title);
     expect(independentSites([redirect("uefa.com"), redirect("www.uefa.com"), redirect("bbc.co.uk")])).toBe(2);
     expect(independentSites([redirect("uefa.com"), src("https://www.uefa.com/news")])).toBe(1);
   });
@@ -35,10 +36,21 @@ describe("gate", () => {
   });
 
   it("says why it holds a finding", () => {
-    expect(gate({ confidence: 0.55, sources: two }, bounds)).toEqual({ passed: false, reason: "confidence 0.55 is below 0.6" });
-    expect(gate({ confidence: 0.9, sources: [two[0]!] }, bounds)).toEqual({ passed: false, reason: "1 independent source, 2 required" });
-    expect(gate({ confidence: 0.1, sources: [] }, bounds)).toEqual({ passed: false, reason: "confidence 0.1 is below 0.6; 0 independent sources, 2 required" });
+    expect(gate({ confidence: 0.55, sources: two }, bounds)).toEqual({
+      passed: false,
+      reason: "confidence 0.55 is below 0.6",
+    });
+    expect(gate({ confidence: 0.9, sources: [two[0]!] }, bounds)).toEqual({
+      passed: false,
+      reason: "1 independent source, 2 required",
+    });
+    expect(gate({ confidence: 0.1, sources: [] }, bounds)).toEqual({
+      passed: false,
+      reason: "confidence 0.1 is below 0.6; 0 independent sources, 2 required",
+    });
     expect(gate({ confidence: 0, sources: [] }, { min_confidence: 0, min_sources: 1 }).passed).toBe(false);
-    expect(gate({ confidence: 1, sources: [src("https://a.com")] }, { min_confidence: 1, min_sources: 1 }).passed).toBe(true);
+    expect(gate({ confidence: 1, sources: [src("https://a.com")] }, { min_confidence: 1, min_sources: 1 }).passed).toBe(
+      true,
+    );
   });
 });

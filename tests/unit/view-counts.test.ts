@@ -12,8 +12,12 @@ import { withTestDatabase } from "../helpers/database";
 const database = withTestDatabase();
 
 async function watch() {
-  const user = await db.user.create({ data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "v@example.com" } });
-  return db.task.create({ data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", is_public: true } });
+  const user = await db.user.create({
+    data: { clerk_user_id: `user_${Math.random().toString(36).slice(2)}`, email: "v@example.com" },
+  });
+  return db.task.create({
+    data: { user_id: user.id, name: "n", search_query: "q", condition_description: "c", is_public: true },
+  });
 }
 const stored = async (id: string) => (await db.task.findUniqueOrThrow({ where: { id } })).view_count;
 

@@ -14,10 +14,22 @@ export default async function Waitlist() {
       {entries.length ? (
         <table>
           <caption className="sr-only">Waitlist entries</caption>
-          <thead><tr><th scope="col">#</th><th scope="col">Email</th><th scope="col">Joined</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Email</th>
+              <th scope="col">Joined</th>
+            </tr>
+          </thead>
           <tbody>
             {entries.map((e) => (
-              <tr key={e.email}><td>{e.position}</td><td>{e.email}</td><td><Time iso={e.created_at} /></td></tr>
+              <tr key={e.email}>
+                <td>{e.position}</td>
+                <td>{e.email}</td>
+                <td>
+                  <Time iso={e.created_at} />
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>

@@ -11,8 +11,8 @@ export default async function Following() {
     <main className="wide">
       <h1>Following</h1>
       <p className="muted">
-        Public watches of other people that you follow: you get their findings (and retractions) on your own channels, without
-        copying the watch or paying for its checks. Their authors see how many follow, never who.
+        Public watches of other people that you follow: you get their findings (and retractions) on your own channels,
+        without copying the watch or paying for its checks. Their authors see how many follow, never who.
       </p>
       {follows.length ? (
         follows.map((f) => (
@@ -21,7 +21,8 @@ export default async function Following() {
               <Link href={`/w/${f.task.id}`}>{f.task.name}</Link>
             </h2>
             <p className="muted small">
-              by @{f.task.owner?.username} · following since <Time iso={f.created_at} /> · {f.task.condition_description}
+              by @{f.task.owner?.username} · following since <Time iso={f.created_at} /> ·{" "}
+              {f.task.condition_description}
             </p>
             <FollowChannels taskId={f.task.id} notifications={f.notifications} />
           </article>

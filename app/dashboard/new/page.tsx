@@ -10,8 +10,17 @@ export default async function NewWatch({ searchParams }: { searchParams: Promise
       <h1>New watch</h1>
       <p className="muted">Say what to look for and what counts as news. You can change everything later.</p>
       <WatchForm
-        initial={{ name: "", search_query: query?.slice(0, 2000) ?? "", condition_description: when?.slice(0, 4000) ?? "", email: "", webhook_url: "", webhook_method: "POST",
-          ...TRUST_DEFAULTS, min_interval_minutes: cadenceFloor(), max_interval_minutes: CADENCE_CEILING }}
+        initial={{
+          name: "",
+          search_query: query?.slice(0, 2000) ?? "",
+          condition_description: when?.slice(0, 4000) ?? "",
+          email: "",
+          webhook_url: "",
+          webhook_method: "POST",
+          ...TRUST_DEFAULTS,
+          min_interval_minutes: cadenceFloor(),
+          max_interval_minutes: CADENCE_CEILING,
+        }}
         cadenceFloor={cadenceFloor()}
       />
     </main>

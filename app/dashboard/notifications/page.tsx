@@ -17,7 +17,11 @@ const Filters = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 
-export default async function Notifications({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function Notifications({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { type, task_id, event, page } = Filters.parse(await searchParams);
   const caller = await serverCaller();
   const [{ sends, total }, tasks, secret] = await Promise.all([
@@ -35,8 +39,8 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
       <section className="card" aria-labelledby="secret-title">
         <h2 id="secret-title">Webhook signing secret</h2>
         <p className="muted">
-          Every webhook is signed with the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme. Verify the{" "}
-          <code>webhook-signature</code> header with this secret before trusting a delivery.
+          Every webhook is signed with the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme.
+          Verify the <code>webhook-signature</code> header with this secret before trusting a delivery.
         </p>
         <WebhookSecret previousExpiresAt={secret.previous_expires_at} />
       </section>
@@ -55,7 +59,9 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
           <select name="event" defaultValue={event ?? ""}>
             <option value="">All events</option>
             {SEND_EVENTS.map((e) => (
-              <option key={e} value={e}>{e}</option>
+              <option key={e} value={e}>
+                {e}
+              </option>
             ))}
           </select>
         </label>
@@ -64,7 +70,9 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
           <select name="task_id" defaultValue={task_id ?? ""}>
             <option value="">All watches</option>
             {tasks.map((t) => (
-              <option key={t.id} value={t.id}>{t.name}</option>
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
             ))}
           </select>
         </label>
@@ -73,13 +81,35 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
       {sends.length ? (
         <table>
           <caption className="sr-only">Deliveries, newest first ({total} in total)</caption>
-          <thead><tr><th scope="col">When</th><th scope="col">Watch</th><th scope="col">Event</th><th scope="col">Channel</th><th scope="col">Recipient</th><th scope="col">Status</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Watch</th>
+              <th scope="col">Event</th>
+              <th scope="col">Channel</th>
+              <th scope="col">Recipient</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
           <tbody>
             {sends.map((s) => (
               <tr key={s.id}>
-                <td><Time iso={s.created_at} /></td>
-                <td>{s.task_id === null ? <span className="muted">all watches</span> : names.has(s.task_id) ? <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link> : <span className="muted">deleted watch</span>}</td>
-                <td className="small">{s.event}{s.attempt > 1 ? ` (attempt ${s.attempt})` : ""}</td>
+                <td>
+                  <Time iso={s.created_at} />
+                </td>
+                <td>
+                  {s.task_id === null ? (
+                    <span className="muted">all watches</span>
+                  ) : names.has(s.task_id) ? (
+                    <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link>
+                  ) : (
+                    <span className="muted">deleted watch</span>
+                  )}
+                </td>
+                <td className="small">
+                  {s.event}
+                  {s.attempt > 1 ? ` (attempt ${s.attempt})` : ""}
+                </td>
                 <td>{s.notification_type}</td>
                 <td className="small">{s.recipient}</td>
                 <td>
@@ -92,12 +122,17 @@ export default async function Notifications({ searchParams }: { searchParams: Pr
           </tbody>
         </table>
       ) : (
-        <p className="notice">No deliveries{type || task_id || event ? " match these filters" : " yet: they appear when a watch finds something new"}.</p>
+        <p className="notice">
+          No deliveries
+          {type || task_id || event ? " match these filters" : " yet: they appear when a watch finds something new"}.
+        </p>
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pages">
           {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
-          <span className="muted">Page {page} of {pages}</span>
+          <span className="muted">
+            Page {page} of {pages}
+          </span>
           {page < pages ? <Link href={link(page + 1)}>Older →</Link> : <span />}
         </nav>
       ) : null}

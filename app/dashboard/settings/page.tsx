@@ -23,9 +23,12 @@ export default async function Settings() {
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <dl className="facts">
-          <dt>Email</dt><dd>{user.email}</dd>
-          <dt>Role</dt><dd>{user.role ?? "user"}</dd>
-          <dt>Username</dt><dd>{user.username ? `@${user.username}` : "not set"}</dd>
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+          <dt>Role</dt>
+          <dd>{user.role ?? "user"}</dd>
+          <dt>Username</dt>
+          <dd>{user.username ? `@${user.username}` : "not set"}</dd>
         </dl>
       </section>
       <section className="card" aria-labelledby="email-title">
@@ -35,8 +38,8 @@ export default async function Settings() {
       <section className="card" aria-labelledby="usage-title" data-testid="usage">
         <h2 id="usage-title">Usage this month</h2>
         <p className="muted small">
-          {usage.period_start.slice(0, 10)} to {usage.period_end.slice(0, 10)} (UTC). Past the monthly runs, checks pause until the next month and
-          you get one email about it.
+          {usage.period_start.slice(0, 10)} to {usage.period_end.slice(0, 10)} (UTC). Past the monthly runs, checks
+          pause until the next month and you get one email about it.
         </p>
         <dl className="facts">
           <dt>Checks</dt>
@@ -44,17 +47,31 @@ export default async function Settings() {
             {usage.runs} of {usage.runs_limit}{" "}
             <progress max={100} value={percent} aria-label={`${percent}% of the monthly checks used`} />
           </dd>
-          <dt>Model tokens</dt><dd>{usage.input_tokens.toLocaleString("en")} in, {usage.output_tokens.toLocaleString("en")} out</dd>
-          <dt>Active watches</dt><dd>{usage.active_tasks} of {usage.active_tasks_limit}</dd>
+          <dt>Model tokens</dt>
+          <dd>
+            {usage.input_tokens.toLocaleString("en")} in, {usage.output_tokens.toLocaleString("en")} out
+          </dd>
+          <dt>Active watches</dt>
+          <dd>
+            {usage.active_tasks} of {usage.active_tasks_limit}
+          </dd>
         </dl>
         {top.length ? (
           <table>
             <caption className="sr-only">Watches that ran most this month</caption>
-            <thead><tr><th scope="col">Watch</th><th scope="col">Checks</th><th scope="col">Tokens</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Watch</th>
+                <th scope="col">Checks</th>
+                <th scope="col">Tokens</th>
+              </tr>
+            </thead>
             <tbody>
               {top.map((t) => (
                 <tr key={t.task_id}>
-                  <td><Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link></td>
+                  <td>
+                    <Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link>
+                  </td>
                   <td>{t.runs}</td>
                   <td>{(t.input_tokens + t.output_tokens).toLocaleString("en")}</td>
                 </tr>
@@ -68,7 +85,9 @@ export default async function Settings() {
       {user.username ? null : (
         <section className="card" aria-labelledby="username-title">
           <h2 id="username-title">Choose a username</h2>
-          <p className="muted">Public watches and your profile page (/u/username) show it instead of your name or email.</p>
+          <p className="muted">
+            Public watches and your profile page (/u/username) show it instead of your name or email.
+          </p>
           <UsernameForm />
         </section>
       )}
@@ -78,14 +97,15 @@ export default async function Settings() {
           <>
             <p className="muted">
               Script Watch with the REST API (<a href="/docs">docs</a>), the SDK or <code>watchctl</code>: send{" "}
-              <code>Authorization: Bearer &lt;key&gt;</code>. One active key at a time; revoking it takes effect at once.
+              <code>Authorization: Bearer &lt;key&gt;</code>. One active key at a time; revoking it takes effect at
+              once.
             </p>
             <ApiKeys keys={keys} />
           </>
         ) : (
           <p>
-            API keys are for developer and admin accounts. Everything else works from this dashboard; ask an administrator for
-            the developer role if you want to script Watch.
+            API keys are for developer and admin accounts. Everything else works from this dashboard; ask an
+            administrator for the developer role if you want to script Watch.
           </p>
         )}
       </section>

@@ -9,7 +9,11 @@ export function useAction() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   /** `handled` may take an error over (returning true) instead of the error toast. */
-  async function run<T>(fn: () => Promise<T>, success?: string | ((r: T) => string), handled?: (e: unknown) => boolean): Promise<T | undefined> {
+  async function run<T>(
+    fn: () => Promise<T>,
+    success?: string | ((r: T) => string),
+    handled?: (e: unknown) => boolean,
+  ): Promise<T | undefined> {
     setBusy(true);
     try {
       const r = await fn();
@@ -45,11 +49,15 @@ export function RunNow({ id }: { id: string }) {
   const { busy, run } = useAction();
   const [conflict, setConflict] = useState(false);
   async function execute(force: boolean) {
-    const started = await run(() => trpc.tasks.execute.mutate({ id, force }), "Check started", (e) => {
-      if (statusOf(e) !== 409) return false;
-      setConflict(true);
-      return true;
-    });
+    const started = await run(
+      () => trpc.tasks.execute.mutate({ id, force }),
+      "Check started",
+      (e) => {
+        if (statusOf(e) !== 409) return false;
+        setConflict(true);
+        return true;
+      },
+    );
     if (started) setConflict(false);
   }
   return (
@@ -73,19 +81,32 @@ export function RunNow({ id }: { id: string }) {
 export function StateButtons({ id, state }: { id: string; state: "active" | "paused" | "completed" }) {
   const { busy, run } = useAction();
   const to = (next: "active" | "paused" | "completed", label: string, text: string) => (
-    <button type="button" className="secondary" disabled={busy} onClick={() => run(() => trpc.tasks.update.mutate({ id, state: next }), label)}>
+    <button
+      type="button"
+      className="secondary"
+      disabled={busy}
+      onClick={() => run(() => trpc.tasks.update.mutate({ id, state: next }), label)}
+    >
       {text}
     </button>
   );
   return (
     <>
-      {state === "active" ? to("paused", "Watch paused", "Pause") : to("active", "Watch resumed", state === "completed" ? "Reactivate" : "Resume")}
+      {state === "active"
+        ? to("paused", "Watch paused", "Pause")
+        : to("active", "Watch resumed", state === "completed" ? "Reactivate" : "Resume")}
       {state === "active" ? to("completed", "Watch completed", "Complete") : null}
     </>
   );
 }
 
-export function Confirm({ label, prompt, confirmLabel, onConfirm, danger }: {
+export function Confirm({
+  label,
+  prompt,
+  confirmLabel,
+  onConfirm,
+  danger,
+}: {
   label: string;
   prompt: ReactNode;
   confirmLabel: string;
@@ -103,8 +124,18 @@ export function Confirm({ label, prompt, confirmLabel, onConfirm, danger }: {
   return (
     <div className="confirm" role="group" aria-label={label}>
       <span>{prompt}</span>
-      <button type="button" className={danger ? "danger" : undefined} disabled={busy} autoFocus
-        onClick={async () => { setBusy(true); await onConfirm(); setBusy(false); setOpen(false); }}>
+      <button
+        type="button"
+        className={danger ? "danger" : undefined}
+        disabled={busy}
+        autoFocus
+        onClick={async () => {
+          setBusy(true);
+          await onConfirm();
+          setBusy(false);
+          setOpen(false);
+        }}
+      >
         {confirmLabel}
       </button>
       <button type="button" className="secondary" onClick={() => setOpen(false)}>
@@ -117,11 +148,16 @@ export function Confirm({ label, prompt, confirmLabel, onConfirm, danger }: {
 export function DeleteWatch({ id }: { id: string }) {
   const { run, router } = useAction();
   return (
-    <Confirm label="Delete" danger confirmLabel="Delete permanently" prompt="Delete this watch and its history?"
+    <Confirm
+      label="Delete"
+      danger
+      confirmLabel="Delete permanently"
+      prompt="Delete this watch and its history?"
       onConfirm={async () => {
         const ok = await run(() => trpc.tasks.delete.mutate({ id }).then(() => true), "Watch deleted");
         if (ok) router.push("/dashboard");
-      }} />
+      }}
+    />
   );
 }
 
@@ -130,7 +166,10 @@ export function Visibility({ id, isPublic, username }: { id: string; isPublic: b
   const [asking, setAsking] = useState(false);
   const [name, setName] = useState("");
   const setPublic = (value: boolean) =>
-    run(() => trpc.tasks.setVisibility.mutate({ id, is_public: value }), value ? "Watch is public" : "Watch is private");
+    run(
+      () => trpc.tasks.setVisibility.mutate({ id, is_public: value }),
+      value ? "Watch is public" : "Watch is private",
+    );
   if (isPublic)
     return (
       <button type="button" className="secondary" disabled={busy} onClick={() => setPublic(false)}>
@@ -139,21 +178,40 @@ export function Visibility({ id, isPublic, username }: { id: string; isPublic: b
     );
   if (!asking)
     return (
-      <button type="button" className="secondary" disabled={busy} onClick={() => (username ? setPublic(true) : setAsking(true))}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={busy}
+        onClick={() => (username ? setPublic(true) : setAsking(true))}
+      >
         Make public
       </button>
     );
   return (
-    <form className="confirm" aria-label="Choose a username"
+    <form
+      className="confirm"
+      aria-label="Choose a username"
       onSubmit={async (e) => {
         e.preventDefault();
         const user = await run(() => trpc.users.setUsername.mutate({ username: name.trim() }));
         if (user) await setPublic(true);
-      }}>
+      }}
+    >
       <label htmlFor="publish-username">Public watches show your username. Choose one (you can set it once):</label>
-      <input id="publish-username" value={name} onChange={(e) => setName(e.target.value)} required minLength={3} maxLength={30} />
-      <button type="submit" disabled={busy}>Publish</button>
-      <button type="button" className="secondary" onClick={() => setAsking(false)}>Cancel</button>
+      <input
+        id="publish-username"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        minLength={3}
+        maxLength={30}
+      />
+      <button type="submit" disabled={busy}>
+        Publish
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
     </form>
   );
 }
@@ -161,11 +219,15 @@ export function Visibility({ id, isPublic, username }: { id: string; isPublic: b
 export function ForkButton({ id }: { id: string }) {
   const { busy, run, router } = useAction();
   return (
-    <button type="button" className="secondary" disabled={busy}
+    <button
+      type="button"
+      className="secondary"
+      disabled={busy}
       onClick={async () => {
         const task = await run(() => trpc.tasks.fork.mutate({ id }), "Forked: your copy starts paused");
         if (task) router.push(`/dashboard/w/${task.id}`);
-      }}>
+      }}
+    >
       Fork
     </button>
   );
@@ -174,7 +236,10 @@ export function ForkButton({ id }: { id: string }) {
 export function TestSend({ id, type }: { id: string; type: "email" | "webhook" }) {
   const [busy, setBusy] = useState(false);
   return (
-    <button type="button" className="secondary small" disabled={busy}
+    <button
+      type="button"
+      className="secondary small"
+      disabled={busy}
       onClick={async () => {
         setBusy(true);
         try {
@@ -186,7 +251,8 @@ export function TestSend({ id, type }: { id: string; type: "email" | "webhook" }
         } finally {
           setBusy(false);
         }
-      }}>
+      }}
+    >
       Send test {type}
     </button>
   );
@@ -195,7 +261,12 @@ export function TestSend({ id, type }: { id: string; type: "email" | "webhook" }
 export function DismissWelcome() {
   const { busy, run } = useAction();
   return (
-    <button type="button" className="secondary" disabled={busy} onClick={() => run(() => trpc.auth.markWelcomeSeen.mutate())}>
+    <button
+      type="button"
+      className="secondary"
+      disabled={busy}
+      onClick={() => run(() => trpc.auth.markWelcomeSeen.mutate())}
+    >
       Got it
     </button>
   );
@@ -203,8 +274,16 @@ export function DismissWelcome() {
 
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
   return (
-    <button type="button" className="secondary small"
-      onClick={() => navigator.clipboard.writeText(text).then(() => toast.success("Copied"), () => toast.error("Copy failed: select and copy by hand"))}>
+    <button
+      type="button"
+      className="secondary small"
+      onClick={() =>
+        navigator.clipboard.writeText(text).then(
+          () => toast.success("Copied"),
+          () => toast.error("Copy failed: select and copy by hand"),
+        )
+      }
+    >
       {label}
     </button>
   );
@@ -214,8 +293,17 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
 export function Redeliver({ id }: { id: string }) {
   const { busy, run } = useAction();
   return (
-    <button type="button" className="secondary small" disabled={busy}
-      onClick={() => run(() => trpc.notifications.redeliver.mutate({ id }), (r) => (r.status === "sent" ? "Redelivered" : `Redelivery ${r.status}: ${r.error_message ?? ""}`))}>
+    <button
+      type="button"
+      className="secondary small"
+      disabled={busy}
+      onClick={() =>
+        run(
+          () => trpc.notifications.redeliver.mutate({ id }),
+          (r) => (r.status === "sent" ? "Redelivered" : `Redelivery ${r.status}: ${r.error_message ?? ""}`),
+        )
+      }
+    >
       Redeliver
     </button>
   );

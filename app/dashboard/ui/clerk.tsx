@@ -14,7 +14,14 @@ export async function MaybeClerk({ children }: { children: ReactNode }) {
   if (!publishableKey) return children;
   const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <ClerkProvider publishableKey={publishableKey} nonce={nonce} telemetry={false} signInUrl="/sign-in" signUpUrl="/sign-up" afterSignOutUrl="/">
+    <ClerkProvider
+      publishableKey={publishableKey}
+      nonce={nonce}
+      telemetry={false}
+      signInUrl="/sign-in"
+      signUpUrl="/sign-up"
+      afterSignOutUrl="/"
+    >
       {children}
     </ClerkProvider>
   );

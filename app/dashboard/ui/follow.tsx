@@ -11,13 +11,26 @@ export function FollowButton({ taskId, following, email }: { taskId: string; fol
   const { busy, run } = useAction();
   if (following)
     return (
-      <button type="button" className="secondary" disabled={busy} onClick={() => run(() => trpc.follows.unfollow.mutate({ id: taskId }), "Unfollowed")}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={busy}
+        onClick={() => run(() => trpc.follows.unfollow.mutate({ id: taskId }), "Unfollowed")}
+      >
         Unfollow
       </button>
     );
   return (
-    <button type="button" disabled={busy}
-      onClick={() => run(() => trpc.follows.follow.mutate({ id: taskId, notifications: [{ type: "email", address: email }] }), `Following: news goes to ${email}`)}>
+    <button
+      type="button"
+      disabled={busy}
+      onClick={() =>
+        run(
+          () => trpc.follows.follow.mutate({ id: taskId, notifications: [{ type: "email", address: email }] }),
+          `Following: news goes to ${email}`,
+        )
+      }
+    >
       Follow
     </button>
   );
@@ -37,15 +50,52 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
     return run(() => trpc.follows.follow.mutate({ id: taskId, notifications: next }), "Channels saved");
   };
   return (
-    <form className="stack" aria-label="Channels of this follow" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      className="stack"
+      aria-label="Channels of this follow"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <div className="row">
-        <label>Email <input type="email" value={address} onChange={(e) => setAddress(e.target.value)} placeholder="you@example.com" /></label>
-        <label>Webhook URL <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/hooks/watch" /></label>
+        <label>
+          Email{" "}
+          <input
+            type="email"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            placeholder="you@example.com"
+          />
+        </label>
+        <label>
+          Webhook URL{" "}
+          <input
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/hooks/watch"
+          />
+        </label>
       </div>
       <div className="row">
-        <button type="submit" disabled={busy}>Save channels</button>
-        <Confirm label="Unfollow" confirmLabel="Unfollow" prompt="Stop getting this watch's findings?"
-          onConfirm={() => trpc.follows.unfollow.mutate({ id: taskId }).then(() => { toast.success("Unfollowed"); location.reload(); }, (e) => toast.error(errorMessage(e)))} />
+        <button type="submit" disabled={busy}>
+          Save channels
+        </button>
+        <Confirm
+          label="Unfollow"
+          confirmLabel="Unfollow"
+          prompt="Stop getting this watch's findings?"
+          onConfirm={() =>
+            trpc.follows.unfollow.mutate({ id: taskId }).then(
+              () => {
+                toast.success("Unfollowed");
+                location.reload();
+              },
+              (e) => toast.error(errorMessage(e)),
+            )
+          }
+        />
       </div>
     </form>
   );
@@ -71,15 +121,33 @@ export function FollowByEmail({ taskId }: { taskId: string }) {
       setState({ error: "The server could not be reached. Try again." });
     }
   }
-  if (state.done) return <p className="notice" role="status">{state.done}</p>;
+  if (state.done)
+    return (
+      <p className="notice" role="status">
+        {state.done}
+      </p>
+    );
   return (
     <form className="inline" onSubmit={submit} aria-label="Follow by email">
       <label>
         Follow by email
-        <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" autoComplete="email" />
+        <input
+          type="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="you@example.com"
+          autoComplete="email"
+        />
       </label>
-      <button type="submit" disabled={state.busy}>Follow</button>
-      {state.error ? <p role="alert" className="field-error">{state.error}</p> : null}
+      <button type="submit" disabled={state.busy}>
+        Follow
+      </button>
+      {state.error ? (
+        <p role="alert" className="field-error">
+          {state.error}
+        </p>
+      ) : null}
     </form>
   );
 }

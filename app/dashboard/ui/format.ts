@@ -16,7 +16,8 @@ export function relative(iso: string | null | undefined, now = Date.now()): stri
   return diff >= 0 ? "in under a minute" : "just now";
 }
 
-export const absolute = (iso: string | null | undefined) => (iso ? new Date(iso).toUTCString().replace(" GMT", " UTC") : "");
+export const absolute = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toUTCString().replace(" GMT", " UTC") : "";
 
 export type Outcome = "met" | "not met" | "failed" | "running" | "never run";
 

@@ -18,7 +18,9 @@ async function fetchWithFreshSession(input: RequestInfo | URL, init?: RequestIni
   return fetch(input, init);
 }
 
-export const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_SIZE, fetch: fetchWithFreshSession })] });
+export const trpc = createTRPCClient<AppRouter>({
+  links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_SIZE, fetch: fetchWithFreshSession })],
+});
 
 type Detail = string | { loc: (string | number)[]; msg: string }[];
 

@@ -20,15 +20,21 @@ export type WatchFormValues = {
   max_interval_minutes: number;
 };
 
-
 const INTERVALS: [number, string][] = [
-  [5, "5 minutes"], [15, "15 minutes"], [60, "hour"], [360, "6 hours"], [1440, "day"], [10_080, "7 days"], [43_200, "30 days"],
+  [5, "5 minutes"],
+  [15, "15 minutes"],
+  [60, "hour"],
+  [360, "6 hours"],
+  [1440, "day"],
+  [10_080, "7 days"],
+  [43_200, "30 days"],
 ];
 /** The presets the server accepts (from its floor), and the watch's own value when it is not one of them. */
 const intervalOptions = (current: number, floor: number) =>
-  [...INTERVALS.filter(([m]) => m >= floor), ...(INTERVALS.some(([m]) => m === current) ? [] : [[current, `${current} minutes`] as [number, string]])].sort(
-    (a, b) => a[0] - b[0],
-  );
+  [
+    ...INTERVALS.filter(([m]) => m >= floor),
+    ...(INTERVALS.some(([m]) => m === current) ? [] : [[current, `${current} minutes`] as [number, string]]),
+  ].sort((a, b) => a[0] - b[0]);
 
 type Preview = Awaited<ReturnType<typeof trpc.tasks.preview.mutate>>;
 
@@ -44,7 +50,10 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
   const [preview, setPreview] = useState<Preview | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const set = (k: keyof WatchFormValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
-  const setNumber = (k: keyof WatchFormValues, scale = 1) => (e: { target: { value: string } }) => setV({ ...v, [k]: Number(e.target.value) / scale });
+  const setNumber =
+    (k: keyof WatchFormValues, scale = 1) =>
+    (e: { target: { value: string } }) =>
+      setV({ ...v, [k]: Number(e.target.value) / scale });
 
   async function runPreview() {
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
@@ -72,7 +81,12 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
     const notifications: NotificationConfig[] = [];
     if (v.email.trim()) notifications.push({ type: "email", address: v.email.trim() });
     if (v.webhook_url.trim())
-      notifications.push({ type: "webhook", url: v.webhook_url.trim(), method: v.webhook_method, headers: v.webhook_headers ?? {} });
+      notifications.push({
+        type: "webhook",
+        url: v.webhook_url.trim(),
+        method: v.webhook_method,
+        headers: v.webhook_headers ?? {},
+      });
     const fields = {
       // The API's default name is a placeholder ("New Monitor"); in the dashboard the query names the watch.
       name: v.name.trim() || v.search_query.trim().slice(0, 200),
@@ -92,8 +106,13 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
         toast.success("Watch saved");
         router.push(`/dashboard/w/${initial.id}`);
       } else {
-        const task = await trpc.tasks.create.mutate({ ...fields, state: paused ? "paused" : "active", run_immediately: !paused && runNow });
-        if (task.immediate_execution_error) toast.error(`Created, but the first check could not start: ${task.immediate_execution_error}`);
+        const task = await trpc.tasks.create.mutate({
+          ...fields,
+          state: paused ? "paused" : "active",
+          run_immediately: !paused && runNow,
+        });
+        if (task.immediate_execution_error)
+          toast.error(`Created, but the first check could not start: ${task.immediate_execution_error}`);
         else toast.success(paused ? "Watch created (paused)" : "Watch created");
         router.push(`/dashboard/w/${task.id}`);
       }
@@ -101,7 +120,8 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
     } catch (err) {
       const byField = fieldErrors(err);
       const message = errorMessage(err);
-      if (/^Invalid notification/i.test(message)) byField[/webhook|url|method|header/i.test(message) ? "webhook" : "email"] = message;
+      if (/^Invalid notification/i.test(message))
+        byField[/webhook|url|method|header/i.test(message) ? "webhook" : "email"] = message;
       setErrors(byField);
       toast.error(message);
     } finally {
@@ -134,26 +154,73 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
       {field(
         "search_query",
         "What should the agent look for?",
-        <input id="search_query" value={v.search_query} onChange={set("search_query")} required maxLength={2000} autoFocus={!editing}
-          placeholder="Postgres 19 beta release" {...described("search_query")} />,
+        <input
+          id="search_query"
+          value={v.search_query}
+          onChange={set("search_query")}
+          required
+          maxLength={2000}
+          autoFocus={!editing}
+          placeholder="Postgres 19 beta release"
+          {...described("search_query")}
+        />,
         "What the agent searches the web for.",
       )}
       {field(
         "condition_description",
         "Tell me when…",
-        <textarea id="condition_description" rows={2} value={v.condition_description} onChange={set("condition_description")} maxLength={4000}
-          placeholder={v.search_query || "a beta release is announced"} {...described("condition_description")} />,
+        <textarea
+          id="condition_description"
+          rows={2}
+          value={v.condition_description}
+          onChange={set("condition_description")}
+          maxLength={4000}
+          placeholder={v.search_query || "a beta release is announced"}
+          {...described("condition_description")}
+        />,
         "The condition that counts as news. Defaults to the search query.",
       )}
-      {field("name", "Name", <input id="name" value={v.name} onChange={set("name")} maxLength={200} placeholder={v.search_query.slice(0, 60) || "Optional"} {...described("name")} />, "Optional; defaults to the query.")}
+      {field(
+        "name",
+        "Name",
+        <input
+          id="name"
+          value={v.name}
+          onChange={set("name")}
+          maxLength={200}
+          placeholder={v.search_query.slice(0, 60) || "Optional"}
+          {...described("name")}
+        />,
+        "Optional; defaults to the query.",
+      )}
       <fieldset>
         <legend>Notify me</legend>
-        {field("email", "Email address", <input id="email" type="email" value={v.email} onChange={set("email")} autoComplete="email" placeholder="you@example.com" {...described("email")} />, "A new address gets a confirmation link first.")}
+        {field(
+          "email",
+          "Email address",
+          <input
+            id="email"
+            type="email"
+            value={v.email}
+            onChange={set("email")}
+            autoComplete="email"
+            placeholder="you@example.com"
+            {...described("email")}
+          />,
+          "A new address gets a confirmation link first.",
+        )}
         {field(
           "webhook",
           "Webhook URL",
           <div className="row">
-            <input id="webhook" type="url" value={v.webhook_url} onChange={set("webhook_url")} placeholder="https://example.com/hooks/watch" {...described("webhook")} />
+            <input
+              id="webhook"
+              type="url"
+              value={v.webhook_url}
+              onChange={set("webhook_url")}
+              placeholder="https://example.com/hooks/watch"
+              {...described("webhook")}
+            />
             <select aria-label="Webhook method" value={v.webhook_method} onChange={set("webhook_method")}>
               <option>POST</option>
               <option>PUT</option>
@@ -166,25 +233,39 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
       <fieldset>
         <legend>When to tell me, how often to check</legend>
         <p className="hint">
-          For example: notify me only when at least 2 independent sites confirm it with confidence of 80% or more. A finding below
-          these bounds is kept on the watch page, marked “held”, and sent once a later check confirms it.
+          For example: notify me only when at least 2 independent sites confirm it with confidence of 80% or more. A
+          finding below these bounds is kept on the watch page, marked “held”, and sent once a later check confirms it.
         </p>
         <div className="row">
           {field(
             "min_confidence",
             "Confidence needed",
-            <select id="min_confidence" value={Math.round(v.min_confidence * 100)} onChange={setNumber("min_confidence", 100)} {...described("min_confidence")}>
+            <select
+              id="min_confidence"
+              value={Math.round(v.min_confidence * 100)}
+              onChange={setNumber("min_confidence", 100)}
+              {...described("min_confidence")}
+            >
               {[0, 30, 50, 60, 70, 80, 90, 95].map((p) => (
-                <option key={p} value={p}>{p === 0 ? "any" : `${p}% or more`}</option>
+                <option key={p} value={p}>
+                  {p === 0 ? "any" : `${p}% or more`}
+                </option>
               ))}
             </select>,
           )}
           {field(
             "min_sources",
             "Independent sites needed",
-            <select id="min_sources" value={v.min_sources} onChange={setNumber("min_sources")} {...described("min_sources")}>
+            <select
+              id="min_sources"
+              value={v.min_sources}
+              onChange={setNumber("min_sources")}
+              {...described("min_sources")}
+            >
               {[1, 2, 3, 4, 5].map((n) => (
-                <option key={n} value={n}>{n === 1 ? "1 (any source)" : `${n} different sites`}</option>
+                <option key={n} value={n}>
+                  {n === 1 ? "1 (any source)" : `${n} different sites`}
+                </option>
               ))}
             </select>,
           )}
@@ -193,18 +274,32 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
           {field(
             "min_interval_minutes",
             "Check at most every",
-            <select id="min_interval_minutes" value={v.min_interval_minutes} onChange={setNumber("min_interval_minutes")} {...described("min_interval_minutes")}>
+            <select
+              id="min_interval_minutes"
+              value={v.min_interval_minutes}
+              onChange={setNumber("min_interval_minutes")}
+              {...described("min_interval_minutes")}
+            >
               {intervalOptions(v.min_interval_minutes, cadenceFloor).map(([m, label]) => (
-                <option key={m} value={m}>{label}</option>
+                <option key={m} value={m}>
+                  {label}
+                </option>
               ))}
             </select>,
           )}
           {field(
             "max_interval_minutes",
             "and at least every",
-            <select id="max_interval_minutes" value={v.max_interval_minutes} onChange={setNumber("max_interval_minutes")} {...described("max_interval_minutes")}>
+            <select
+              id="max_interval_minutes"
+              value={v.max_interval_minutes}
+              onChange={setNumber("max_interval_minutes")}
+              {...described("max_interval_minutes")}
+            >
               {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
-                <option key={m} value={m}>{label}</option>
+                <option key={m} value={m}>
+                  {label}
+                </option>
               ))}
             </select>,
           )}
@@ -213,7 +308,9 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
       </fieldset>
       <section className="card" aria-labelledby="preview-title" aria-live="polite">
         <div className="row">
-          <h2 id="preview-title" className="small">What would the agent say now?</h2>
+          <h2 id="preview-title" className="small">
+            What would the agent say now?
+          </h2>
           <button type="button" className="secondary" onClick={runPreview} disabled={previewing}>
             {previewing ? "Checking…" : "Preview"}
           </button>
@@ -221,16 +318,27 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
         {preview ? (
           <div data-testid="preview">
             <p>
-              <span className={`badge outcome-${preview.condition_met ? "met" : "not-met"}`}>{preview.condition_met ? "met" : "not met"}</span>{" "}
+              <span className={`badge outcome-${preview.condition_met ? "met" : "not-met"}`}>
+                {preview.condition_met ? "met" : "not met"}
+              </span>{" "}
               <span className="muted small">confidence {Math.round(preview.confidence * 100)}%</span>{" "}
               {preview.gate ? (
-                <span className={`badge ${preview.gate.passed ? "met" : "held"}`}>{preview.gate.passed ? "would be sent" : `held: ${preview.gate.reason}`}</span>
+                <span className={`badge ${preview.gate.passed ? "met" : "held"}`}>
+                  {preview.gate.passed ? "would be sent" : `held: ${preview.gate.reason}`}
+                </span>
               ) : null}
             </p>
             {/* As text: the markdown renderer stays on the server (this form runs in the browser). */}
             <p className="answer plain">{preview.answer}</p>
-            {preview.sources.length ? <p className="small muted">{preview.sources.length} source(s): {preview.sources.map((s) => s.title || s.url).join(", ")}</p> : null}
-            <p className="small muted">Next check it would pick: {new Date(preview.next_run).toLocaleString()} ({preview.next_run_reason || "no reason given"})</p>
+            {preview.sources.length ? (
+              <p className="small muted">
+                {preview.sources.length} source(s): {preview.sources.map((s) => s.title || s.url).join(", ")}
+              </p>
+            ) : null}
+            <p className="small muted">
+              Next check it would pick: {new Date(preview.next_run).toLocaleString()} (
+              {preview.next_run_reason || "no reason given"})
+            </p>
           </div>
         ) : (
           <p className="muted small">Runs one check without saving anything (it counts toward your monthly runs).</p>
@@ -242,7 +350,13 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
             <input type="checkbox" checked={paused} onChange={(e) => setPaused(e.target.checked)} /> Start paused
           </label>
           <label className="check">
-            <input type="checkbox" checked={runNow && !paused} disabled={paused} onChange={(e) => setRunNow(e.target.checked)} /> Run the first check now
+            <input
+              type="checkbox"
+              checked={runNow && !paused}
+              disabled={paused}
+              onChange={(e) => setRunNow(e.target.checked)}
+            />{" "}
+            Run the first check now
           </label>
         </div>
       )}

@@ -11,7 +11,12 @@ export default async function VerifyAddressPage({ searchParams }: { searchParams
       {token ? (
         <>
           <p>Confirm that Watch may send notifications to this address. Nothing is sent to it until you do.</p>
-          <LinkAction endpoint="/api/v1/email/verify" body={{ token }} label="Confirm this address" doneText="Thanks: the address is confirmed." />
+          <LinkAction
+            endpoint="/api/v1/email/verify"
+            body={{ token }}
+            label="Confirm this address"
+            doneText="Thanks: the address is confirmed."
+          />
         </>
       ) : (
         <p className="notice">This link is incomplete. Open the link from the email again.</p>

@@ -23,7 +23,9 @@ export default async function UserPage({ params }: { params: Promise<{ username:
   return (
     <main>
       <h1>@{data.username}</h1>
-      <p className="muted">{data.tasks.length} public watch{data.tasks.length === 1 ? "" : "es"}</p>
+      <p className="muted">
+        {data.tasks.length} public watch{data.tasks.length === 1 ? "" : "es"}
+      </p>
       {data.tasks.map((t) => (
         <WatchCard key={t.id} task={t} />
       ))}

@@ -7,4 +7,6 @@ import { route } from "@/server/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route({}, async (req) => Response.json(await unsubscribe(new URL(req.url).searchParams.get("token") ?? "")));
+export const POST = route({}, async (req) =>
+  Response.json(await unsubscribe(new URL(req.url).searchParams.get("token") ?? "")),
+);

@@ -18,7 +18,8 @@ export const contentType = "image/png";
  * The characters the bundled font (Geist) draws. For any other, next/og would fetch a font or an emoji from the
  * internet while rendering: they are left out instead (a name in another script shows as the fallback).
  */
-const UNDRAWABLE = /[^\u0020-\u007e\u00a0-\u00ac\u00ae-\u0113\u0116-\u012b\u012e-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u014d\u0150-\u017e\u0400-\u045f\u2013\u2014\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u20ac]/gu;
+const UNDRAWABLE =
+  /[^\u0020-\u007e\u00a0-\u00ac\u00ae-\u0113\u0116-\u012b\u012e-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u014d\u0150-\u017e\u0400-\u045f\u2013\u2014\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u20ac]/gu;
 const drawable = (s: string, fallback: string, max: number) => {
   const text = s.replace(/\s+/g, " ").replace(UNDRAWABLE, "").replace(/ {2,}/g, " ").trim() || fallback;
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -27,7 +28,8 @@ const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.repla
 
 export default async function Image({ params }: { params: Promise<{ id: string }> }) {
   const limit = await takeToken("badge", (await headers()).get("x-watch-client-ip") ?? "unknown");
-  if (!limit.ok) return Response.json({ detail: rateLimitMessage(limit.retryAfter) }, { status: 429, headers: limit.headers });
+  if (!limit.ok)
+    return Response.json({ detail: rateLimitMessage(limit.retryAfter) }, { status: 429, headers: limit.headers });
   const row = await findTask((await params).id);
   if (!row?.is_public) return Response.json({ detail: "Task not found" }, { status: 404, headers: limit.headers });
   const task = publicTaskView(row);
@@ -35,23 +37,55 @@ export default async function Image({ params }: { params: Promise<{ id: string }
   const sites = [...new Set(r.sources.map((s) => hostOf(s.url)).filter(Boolean))].slice(0, 3);
   const color = VERDICT_COLORS[r.status];
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", justifyContent: "space-between", padding: 64, background: "#ffffff", color: "#15171c", borderTop: `16px solid ${color}` }}>
-        <div style={{ display: "flex", fontSize: 30, color: "#5a6170" }}>
-          {drawable(`Watch · @${task.owner?.username ?? ""}`, "Watch", 60)}
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        justifyContent: "space-between",
+        padding: 64,
+        background: "#ffffff",
+        color: "#15171c",
+        borderTop: `16px solid ${color}`,
+      }}
+    >
+      <div style={{ display: "flex", fontSize: 30, color: "#5a6170" }}>
+        {drawable(`Watch · @${task.owner?.username ?? ""}`, "Watch", 60)}
+      </div>
+      <div style={{ display: "flex", flexDirection: "column", gap: 28 }}>
+        <div style={{ display: "flex", fontSize: 60, lineHeight: 1.15 }}>
+          {drawable(task.name, "A public watch", 110)}
         </div>
-        <div style={{ display: "flex", flexDirection: "column", gap: 28 }}>
-          <div style={{ display: "flex", fontSize: 60, lineHeight: 1.15 }}>{drawable(task.name, "A public watch", 110)}</div>
-          <div style={{ display: "flex", alignItems: "center", gap: 24 }}>
-            <div style={{ display: "flex", background: color, color: "#ffffff", fontSize: 34, padding: "6px 22px", borderRadius: 999 }}>{r.status}</div>
-            <div style={{ display: "flex", fontSize: 46 }}>{verdictSentence(r)}</div>
+        <div style={{ display: "flex", alignItems: "center", gap: 24 }}>
+          <div
+            style={{
+              display: "flex",
+              background: color,
+              color: "#ffffff",
+              fontSize: 34,
+              padding: "6px 22px",
+              borderRadius: 999,
+            }}
+          >
+            {r.status}
           </div>
-        </div>
-        <div style={{ display: "flex", fontSize: 28, color: "#5a6170" }}>
-          {sites.length ? drawable(`per ${sites.join(", ")}`, "", 90) : drawable(`Watching for: ${task.condition_description}`, "", 90)}
+          <div style={{ display: "flex", fontSize: 46 }}>{verdictSentence(r)}</div>
         </div>
       </div>
-    ),
-    { ...size, headers: { ...limit.headers, "cache-control": PUBLIC_CACHE_CONTROL, "cross-origin-resource-policy": "cross-origin" } },
+      <div style={{ display: "flex", fontSize: 28, color: "#5a6170" }}>
+        {sites.length
+          ? drawable(`per ${sites.join(", ")}`, "", 90)
+          : drawable(`Watching for: ${task.condition_description}`, "", 90)}
+      </div>
+    </div>,
+    {
+      ...size,
+      headers: {
+        ...limit.headers,
+        "cache-control": PUBLIC_CACHE_CONTROL,
+        "cross-origin-resource-policy": "cross-origin",
+      },
+    },
   );
 }

@@ -24,7 +24,10 @@ const load = cache(async (id: string) => {
   if (retryAfter) return { limited: true as const, retryAfter };
   if (!z.guid().safeParse(id).success) return null;
   const reader = await viewer();
-  const task = await readPublicTask(id, reader?.id ?? null).then((r) => r.view, () => null);
+  const task = await readPublicTask(id, reader?.id ?? null).then(
+    (r) => r.view,
+    () => null,
+  );
   if (!task) return null;
   const [findings, following] = await Promise.all([publicFindings(id, 50), reader ? isFollowing(reader, id) : false]);
   return { limited: false as const, task, reader, following, findings: findings.map(publicExecutionView) };
@@ -102,10 +105,15 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       {findings.length ? (
         findings.map((f) => (
           <article className="card" id={f.id} key={f.id}>
-            <h3>{f.retracted_by_execution_id ? "Retracted: " : ""}{f.notification?.title ?? "Condition met"}</h3>
+            <h3>
+              {f.retracted_by_execution_id ? "Retracted: " : ""}
+              {f.notification?.title ?? "Condition met"}
+            </h3>
             <p className="muted">
               {when(f.completed_at)}
-              {f.retracted_by_execution_id ? " · a later check found this no longer holds (withdrawn, corrected or denied)" : ""}
+              {f.retracted_by_execution_id
+                ? " · a later check found this no longer holds (withdrawn, corrected or denied)"
+                : ""}
             </p>
             <Markdown text={f.result?.answer ?? ""} />
             {f.grounding_sources?.length ? <Sources sources={f.grounding_sources} /> : null}

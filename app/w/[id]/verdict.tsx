@@ -8,7 +8,9 @@ const STATUS_WORD = { watching: "Watching", met: "Met", resolved: "Resolved" } a
 
 function nextStep(task: TaskView) {
   if (task.next_run) return `Next check: ${when(task.next_run)}.`;
-  return { active: "A check is under way.", paused: "The watch is paused.", completed: "The watch is complete." }[task.state];
+  return { active: "A check is under way.", paused: "The watch is paused.", completed: "The watch is complete." }[
+    task.state
+  ];
 }
 
 export function VerdictCard({ task }: { task: TaskView }) {
@@ -45,7 +47,11 @@ export function EmbedSnippets({ task, appUrl }: { task: TaskView; appUrl: string
       <p>
         {/* Our own image, which the page's policy allows (img-src 'self'). */}
         {/* eslint-disable-next-line @next/next/no-img-element */}
-        <img src={`/api/v1/public/tasks/id/${task.id}/badge.svg`} alt={`watch: ${verdictLabel(task.resolution)}`} height={20} />{" "}
+        <img
+          src={`/api/v1/public/tasks/id/${task.id}/badge.svg`}
+          alt={`watch: ${verdictLabel(task.resolution)}`}
+          height={20}
+        />{" "}
         <span className="muted">stays current wherever you put it: a README, a wiki, a status page.</span>
       </p>
       {snippets.map((s) => (

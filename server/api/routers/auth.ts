@@ -9,26 +9,70 @@ const tags = ["auth"];
 
 export const authRouter = router({
   syncUser: sessionProcedure
-    .meta({ openapi: { method: "POST", path: "/auth/sync-user", tags, summary: "Create or refresh your account from the identity provider", errorResponses: { 403: "Not a dashboard session (API keys cannot sync)", 404: "User not found at the identity provider", 503: "Clerk client not initialized, or the identity provider is unavailable" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/sync-user",
+        tags,
+        summary: "Create or refresh your account from the identity provider",
+        errorResponses: {
+          403: "Not a dashboard session (API keys cannot sync)",
+          404: "User not found at the identity provider",
+          503: "Clerk client not initialized, or the identity provider is unavailable",
+        },
+        protect: true,
+      },
+    })
     .input(z.void())
     .output(syncParsed(z.object({ user: UserSchema, created: z.boolean() })))
     .mutation(({ ctx }) => syncUser(ctx.caller as Parameters<typeof syncUser>[0])),
 
   me: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/auth/me", tags, summary: "Your account", errorResponses: { 404: "User not synced yet (POST /auth/sync-user)" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/auth/me",
+        tags,
+        summary: "Your account",
+        errorResponses: { 404: "User not synced yet (POST /auth/sync-user)" },
+        protect: true,
+      },
+    })
     .input(z.void())
     .output(syncParsed(UserSchema))
     .query(({ ctx }) => userView(ctx.user)),
 
   markWelcomeSeen: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/auth/mark-welcome-seen", tags, summary: "Dismiss the welcome panel", protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/mark-welcome-seen",
+        tags,
+        summary: "Dismiss the welcome panel",
+        protect: true,
+      },
+    })
     .input(z.void())
     .output(syncParsed(z.object({ status: z.literal("success") })))
     .mutation(({ ctx }) => markWelcomeSeen(ctx.user)),
 
   createApiKey: authedProcedure
     .use(userRateLimited("api-key-create"))
-    .meta({ openapi: { method: "POST", path: "/auth/api-keys", tags, summary: "Create your API key (shown once)", errorResponses: { 400: "An active key exists", 403: "Role developer or admin required", 404: "User not synced", 429: "Rate limit exceeded (3 per minute)" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/api-keys",
+        tags,
+        summary: "Create your API key (shown once)",
+        errorResponses: {
+          400: "An active key exists",
+          403: "Role developer or admin required",
+          404: "User not synced",
+          429: "Rate limit exceeded (3 per minute)",
+        },
+        protect: true,
+      },
+    })
     .input(z.object({ name: text().trim().min(1).max(100) }).strict())
     .output(syncParsed(z.object({ key: z.string(), key_info: ApiKeySchema })))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),
@@ -40,7 +84,16 @@ export const authRouter = router({
     .query(({ ctx }) => listApiKeys(ctx.user)),
 
   revokeApiKey: authedProcedure
-    .meta({ openapi: { method: "DELETE", path: "/auth/api-keys/{id}", tags, summary: "Revoke an API key", errorResponses: { 404: "API key not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/auth/api-keys/{id}",
+        tags,
+        summary: "Revoke an API key",
+        errorResponses: { 404: "API key not found" },
+        protect: true,
+      },
+    })
     .input(z.object({ id: z.guid() }))
     .output(syncParsed(z.object({ status: z.literal("revoked") })))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.user, input.id)),

@@ -10,7 +10,16 @@ const tags = ["notifications"];
 /** The links in notification emails. */
 export const emailRouter = router({
   verify: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/email/verify", tags, summary: "Confirm an address for email notifications (the button of the link's page)", protect: false, errorResponses: { 400: "Invalid or expired token" } } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/email/verify",
+        tags,
+        summary: "Confirm an address for email notifications (the button of the link's page)",
+        protect: false,
+        errorResponses: { 400: "Invalid or expired token" },
+      },
+    })
     .input(z.object({ token: text().min(1).max(200) }).strict())
     .output(syncParsed(z.object({ verified: z.literal(true), email: z.string() })))
     .mutation(async ({ input }) => {
@@ -20,7 +29,16 @@ export const emailRouter = router({
     }),
 
   pause: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/email/pause", tags, summary: "Pause a watch from its notification email (the button of the link's page)", protect: false, errorResponses: { 400: "Invalid or expired link", 404: "Task not found" } } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/email/pause",
+        tags,
+        summary: "Pause a watch from its notification email (the button of the link's page)",
+        protect: false,
+        errorResponses: { 400: "Invalid or expired link", 404: "Task not found" },
+      },
+    })
     .input(z.object({ task: z.guid(), token: text().min(1).max(200) }).strict())
     .output(syncParsed(z.object({ status: z.literal("paused") })))
     .mutation(({ input }) => pauseFromLink(input.task, input.token)),

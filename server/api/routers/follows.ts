@@ -1,12 +1,22 @@
 import { z } from "zod";
-import { CHECK_INBOX, confirmFollow, followAsUser, followByEmail, listFollows, unfollow, unsubscribe } from "../../follows/service";
+import {
+  CHECK_INBOX,
+  confirmFollow,
+  followAsUser,
+  followByEmail,
+  listFollows,
+  unfollow,
+  unsubscribe,
+} from "../../follows/service";
 import { Id, NotificationConfig, NotificationsInput, TaskSchema, Timestamp } from "../../tasks/schemas";
 import { text } from "../../text";
 import { authedProcedure, ipRateLimited, publicProcedure, router, syncParsed } from "../trpc";
 
 const tags = ["follows"];
 const Token = z.object({ token: text().min(1).max(300) }).strict();
-const FollowSchema = z.object({ task_id: Id, notifications: z.array(NotificationConfig), created_at: Timestamp }).meta({ id: "Follow" });
+const FollowSchema = z
+  .object({ task_id: Id, notifications: z.array(NotificationConfig), created_at: Timestamp })
+  .meta({ id: "Follow" });
 
 export const followsRouter = router({
   byEmail: publicProcedure
@@ -16,7 +26,8 @@ export const followsRouter = router({
         method: "POST",
         path: "/api/v1/public/tasks/id/{id}/follow",
         tags,
-        summary: "Follow a public watch by email (no account): a confirmation link is sent; the same answer whether or not the address already follows",
+        summary:
+          "Follow a public watch by email (no account): a confirmation link is sent; the same answer whether or not the address already follows",
         protect: false,
         errorResponses: { 404: "Task not found", 429: "Rate limit exceeded (5 per minute)" },
       },
@@ -30,13 +41,31 @@ export const followsRouter = router({
     }),
 
   confirm: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/public/follows/confirm", tags, summary: "Confirm a follow by email (the button of the link's page)", protect: false, errorResponses: { 400: "Invalid or expired token" } } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/public/follows/confirm",
+        tags,
+        summary: "Confirm a follow by email (the button of the link's page)",
+        protect: false,
+        errorResponses: { 400: "Invalid or expired token" },
+      },
+    })
     .input(Token)
     .output(syncParsed(z.object({ task_id: Id, email: z.string() })))
     .mutation(({ input }) => confirmFollow(input.token)),
 
   unsubscribe: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/public/follows/unsubscribe", tags, summary: "Stop following (the link in every follower's email)", protect: false, errorResponses: { 400: "Invalid or expired token" } } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/public/follows/unsubscribe",
+        tags,
+        summary: "Stop following (the link in every follower's email)",
+        protect: false,
+        errorResponses: { 400: "Invalid or expired token" },
+      },
+    })
     .input(Token)
     .output(syncParsed(z.object({ status: z.literal("unsubscribed"), task_id: Id.nullable() })))
     .mutation(({ input }) => unsubscribe(input.token)),
@@ -61,7 +90,16 @@ export const followsRouter = router({
     }),
 
   unfollow: authedProcedure
-    .meta({ openapi: { method: "DELETE", path: "/api/v1/tasks/{id}/follow", tags, summary: "Stop following a watch", protect: true, errorResponses: { 404: "Task not found" } } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/api/v1/tasks/{id}/follow",
+        tags,
+        summary: "Stop following a watch",
+        protect: true,
+        errorResponses: { 404: "Task not found" },
+      },
+    })
     .input(z.object({ id: Id }))
     .output(syncParsed(z.void()))
     .mutation(async ({ ctx, input }) => {
@@ -70,7 +108,15 @@ export const followsRouter = router({
     }),
 
   list: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/follows", tags, summary: "The watches you follow, newest first", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/follows",
+        tags,
+        summary: "The watches you follow, newest first",
+        protect: true,
+      },
+    })
     .input(z.void())
     .output(syncParsed(z.array(FollowSchema.omit({ task_id: true }).extend({ task: TaskSchema }))))
     .query(({ ctx }) => listFollows(ctx.user)),

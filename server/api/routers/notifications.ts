@@ -7,9 +7,23 @@ import { authedProcedure, router, syncParsed } from "../trpc";
 export const notificationsRouter = router({
   sends: authedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/v1/notifications/sends", tags: ["notifications"], summary: "Delivery history", protect: true, errorResponses: {} },
+      openapi: {
+        method: "GET",
+        path: "/api/v1/notifications/sends",
+        tags: ["notifications"],
+        summary: "Delivery history",
+        protect: true,
+        errorResponses: {},
+      },
     })
-    .input(z.object({ notification_type: NotificationTypeSchema.optional(), task_id: z.guid().optional(), event: z.enum(SEND_EVENTS).optional(), ...Paging }))
+    .input(
+      z.object({
+        notification_type: NotificationTypeSchema.optional(),
+        task_id: z.guid().optional(),
+        event: z.enum(SEND_EVENTS).optional(),
+        ...Paging,
+      }),
+    )
     .output(syncParsed(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() })))
     .query(({ ctx, input }) => listSends(ctx.user, input)),
 
@@ -21,7 +35,11 @@ export const notificationsRouter = router({
         tags: ["notifications"],
         summary: "Send a run's webhook again now (same webhook-id); answers 202 with the new attempt's record",
         protect: true,
-        errorResponses: { 400: "Only webhook deliveries can be redelivered", 404: "Send not found", 409: "Being redelivered already" },
+        errorResponses: {
+          400: "Only webhook deliveries can be redelivered",
+          404: "Send not found",
+          409: "Being redelivered already",
+        },
       },
     })
     .input(z.object({ id: z.guid() }))

@@ -55,7 +55,14 @@ export const publicRouter = router({
 
   waitlist: authedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/v1/admin/waitlist", tags: ["admin"], summary: "The waitlist (admins)", protect: true, errorResponses: { 403: "Admins only" } },
+      openapi: {
+        method: "GET",
+        path: "/api/v1/admin/waitlist",
+        tags: ["admin"],
+        summary: "The waitlist (admins)",
+        protect: true,
+        errorResponses: { 403: "Admins only" },
+      },
     })
     .input(z.void())
     .output(syncParsed(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() }))))
@@ -71,7 +78,8 @@ export const publicRouter = router({
         method: "GET",
         path: "/api/v1/public/tasks/id/{id}",
         tags: ["public"],
-        summary: "A public watch (anonymous); counts a view. ETag (weak, without view_count): 304 to a matching If-None-Match, no view counted",
+        summary:
+          "A public watch (anonymous); counts a view. ETag (weak, without view_count): 304 to a matching If-None-Match, no view counted",
         protect: false,
         errorResponses: { 404: "Task not found", 429: "Rate limit exceeded" },
       },
@@ -81,10 +89,17 @@ export const publicRouter = router({
     .query(async ({ ctx, input }) => {
       // Credentials are optional here; they only keep the owner's own reads out of view_count.
       const reader = ctx.headers.has("authorization")
-        ? await authenticate(ctx.headers, ctx.clientIp).then((c) => c.user?.id ?? null, () => null)
+        ? await authenticate(ctx.headers, ctx.clientIp).then(
+            (c) => c.user?.id ?? null,
+            () => null,
+          )
         : null;
       const rest = ctx.via === "rest";
-      const { view, etag, notModified } = await readPublicTask(input.id, reader, rest ? ctx.headers.get("if-none-match") : null);
+      const { view, etag, notModified } = await readPublicTask(
+        input.id,
+        reader,
+        rest ? ctx.headers.get("if-none-match") : null,
+      );
       if (rest) {
         ctx.res.headers.ETag = etag;
         ctx.res.headers["Cache-Control"] = PUBLIC_CACHE_CONTROL;
@@ -95,7 +110,16 @@ export const publicRouter = router({
     }),
 
   health: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/api/health", tags: ["system"], summary: "Liveness and dependencies", protect: false, errorResponses: { 503: "Database unreachable" } } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/health",
+        tags: ["system"],
+        summary: "Liveness and dependencies",
+        protect: false,
+        errorResponses: { 503: "Database unreachable" },
+      },
+    })
     .input(z.void())
     .output(syncParsed(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() })))
     .query(async ({ ctx }) => {

@@ -27,7 +27,16 @@ const ById = z.object({ id: Id });
 
 export const tasksRouter = router({
   create: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/tasks", tags, summary: "Create a watch", errorResponses: { 400: "Invalid notification config" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks",
+        tags,
+        summary: "Create a watch",
+        errorResponses: { 400: "Invalid notification config" },
+        protect: true,
+      },
+    })
     .input(CreateTaskInput)
     .output(syncParsed(CreatedTaskSchema))
     .mutation(({ ctx, input }) => createTask(ctx.user, input)),
@@ -40,7 +49,12 @@ export const tasksRouter = router({
         path: "/api/v1/tasks/preview",
         tags,
         summary: "What the agent would answer now for this query (saves nothing; counts one run)",
-        errorResponses: { 403: "Monthly run budget reached", 429: "Rate limit exceeded (10 per minute)", 502: "Model provider error", 503: "No model configured" },
+        errorResponses: {
+          403: "Monthly run budget reached",
+          429: "Rate limit exceeded (10 per minute)",
+          502: "Model provider error",
+          503: "No model configured",
+        },
         protect: true,
       },
     })
@@ -71,20 +85,49 @@ export const tasksRouter = router({
     .query(({ ctx, input }) => listTasks(ctx.user, input.state)),
 
   get: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}", tags, summary: "Get a watch", errorResponses: { 404: "Task not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks/{id}",
+        tags,
+        summary: "Get a watch",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
+    })
     .input(ById)
     .output(syncParsed(TaskSchema))
     .query(({ ctx, input }) => getTask(ctx.user, input.id)),
 
   update: authedProcedure
-    .meta({ openapi: { method: "PUT", path: "/api/v1/tasks/{id}", tags, summary: "Update a watch (partial)", errorResponses: { 400: "Invalid state transition or notification config", 404: "Task not found", 500: "Failed to change task state; the update was rolled back" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/api/v1/tasks/{id}",
+        tags,
+        summary: "Update a watch (partial)",
+        errorResponses: {
+          400: "Invalid state transition or notification config",
+          404: "Task not found",
+          500: "Failed to change task state; the update was rolled back",
+        },
+        protect: true,
+      },
+    })
     .input(UpdateTaskInput)
     .output(syncParsed(TaskSchema))
     .mutation(({ ctx, input }) => updateTask(ctx.user, input)),
 
   delete: authedProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/api/v1/tasks/{id}", tags, summary: "Delete a watch", errorResponses: { 404: "Task not found" }, protect: true },
+      openapi: {
+        method: "DELETE",
+        path: "/api/v1/tasks/{id}",
+        tags,
+        summary: "Delete a watch",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
     })
     .input(ById)
     .output(syncParsed(z.void()))
@@ -94,27 +137,61 @@ export const tasksRouter = router({
     }),
 
   execute: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/execute", tags, summary: "Run a watch now", errorResponses: { 404: "Task not found", 409: "Task is already running or pending" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/execute",
+        tags,
+        summary: "Run a watch now",
+        errorResponses: { 404: "Task not found", 409: "Task is already running or pending" },
+        protect: true,
+      },
+    })
     .input(ById.extend({ force: z.union([z.boolean(), z.enum(["true", "false"])]).optional() }))
     .output(syncParsed(ExecutionSchema))
     .mutation(({ ctx, input }) => executeTask(ctx.user, input.id, input.force === true || input.force === "true")),
 
   executions: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}/executions", tags, summary: "A watch's executions, newest first", errorResponses: { 404: "Task not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks/{id}/executions",
+        tags,
+        summary: "A watch's executions, newest first",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
+    })
     .input(ById.extend({ ...Paging, status: ExecutionStatusSchema.optional() }))
     .output(syncParsed(z.array(ExecutionSchema)))
     .query(({ ctx, input }) => listExecutions(ctx.user, input.id, input)),
 
   findings: authedProcedure
     .meta({
-      openapi: { method: "GET", path: "/api/v1/tasks/{id}/notifications", tags, summary: "Executions where the condition was met", errorResponses: { 404: "Task not found" }, protect: true },
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks/{id}/notifications",
+        tags,
+        summary: "Executions where the condition was met",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
     })
     .input(ById.extend(Paging))
     .output(syncParsed(z.array(ExecutionSchema)))
     .query(({ ctx, input }) => listFindings(ctx.user, input.id, input)),
 
   setVisibility: authedProcedure
-    .meta({ openapi: { method: "PATCH", path: "/api/v1/tasks/{id}/visibility", tags, summary: "Make a watch public or private", errorResponses: { 400: "A username is required first", 404: "Task not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/api/v1/tasks/{id}/visibility",
+        tags,
+        summary: "Make a watch public or private",
+        errorResponses: { 400: "A username is required first", 404: "Task not found" },
+        protect: true,
+      },
+    })
     .input(ById.extend({ is_public: z.boolean() }).strict())
     .output(syncParsed(z.object({ is_public: z.boolean() })))
     .mutation(({ ctx, input }) => setVisibility(ctx.user, input.id, input.is_public)),
@@ -131,17 +208,46 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ type: NotificationTypeSchema }).strict())
-    .output(syncParsed(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() })))
+    .output(
+      syncParsed(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() })),
+    )
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   history: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/tasks/{id}/history", tags, summary: "How the watch's definition changed, newest first", errorResponses: { 404: "Task not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks/{id}/history",
+        tags,
+        summary: "How the watch's definition changed, newest first",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
+    })
     .input(ById.extend(Paging))
-    .output(syncParsed(z.array(z.object({ at: z.iso.datetime({ offset: true }), changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) }))))
+    .output(
+      syncParsed(
+        z.array(
+          z.object({
+            at: z.iso.datetime({ offset: true }),
+            changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+          }),
+        ),
+      ),
+    )
     .query(({ ctx, input }) => listHistory(ctx.user, input.id, input)),
 
   fork: authedProcedure
-    .meta({ openapi: { method: "POST", path: "/api/v1/tasks/{id}/fork", tags, summary: "Fork a public watch", errorResponses: { 404: "Task not found" }, protect: true } })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/fork",
+        tags,
+        summary: "Fork a public watch",
+        errorResponses: { 404: "Task not found" },
+        protect: true,
+      },
+    })
     .input(ById.extend({ name: Name.optional() }).strict())
     .output(syncParsed(TaskSchema))
     .mutation(({ ctx, input }) => forkTask(ctx.user, input.id, input.name)),

@@ -6,7 +6,15 @@ const tags = ["usage"];
 
 export const usageRouter = router({
   get: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/usage", tags, summary: "Your runs, tokens and active watches this month (UTC) against your limits", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/usage",
+        tags,
+        summary: "Your runs, tokens and active watches this month (UTC) against your limits",
+        protect: true,
+      },
+    })
     .input(z.void())
     .output(
       syncParsed(
@@ -25,11 +33,27 @@ export const usageRouter = router({
     .query(({ ctx }) => usageOf(ctx.user.id)),
 
   byTask: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/usage/tasks", tags, summary: "Your watches that ran most this month, with their runs and tokens", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/usage/tasks",
+        tags,
+        summary: "Your watches that ran most this month, with their runs and tokens",
+        protect: true,
+      },
+    })
     .input(z.object({ limit: z.number().int().min(1).max(100).default(10) }))
     .output(
       syncParsed(
-        z.array(z.object({ task_id: z.guid(), name: z.string(), runs: z.number().int(), input_tokens: z.number().int(), output_tokens: z.number().int() })),
+        z.array(
+          z.object({
+            task_id: z.guid(),
+            name: z.string(),
+            runs: z.number().int(),
+            input_tokens: z.number().int(),
+            output_tokens: z.number().int(),
+          }),
+        ),
       ),
     )
     .query(({ ctx, input }) => usageByTask(ctx.user.id, input.limit)),

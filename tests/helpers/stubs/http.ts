@@ -3,7 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type StubRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
-export type StubReply = { status?: number; json?: unknown; text?: string; delayMs?: number; headers?: Record<string, string> };
+export type StubReply = {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  delayMs?: number;
+  headers?: Record<string, string>;
+};
 
 export async function startStub(handle: (req: StubRequest) => StubReply | Promise<StubReply>) {
   const requests: StubRequest[] = [];
@@ -15,7 +21,10 @@ export async function startStub(handle: (req: StubRequest) => StubReply | Promis
       requests.push(request);
       const reply = await handle(request);
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      res.writeHead(reply.status ?? 200, { "content-type": reply.json !== undefined ? "application/json" : "text/plain", ...reply.headers });
+      res.writeHead(reply.status ?? 200, {
+        "content-type": reply.json !== undefined ? "application/json" : "text/plain",
+        ...reply.headers,
+      });
       res.end(reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? ""));
     });
   });

@@ -29,7 +29,8 @@ export function decisionFor(over: StubDecision = {}): StubDecision {
  * What an attacker can plant through a page the agent reads: a link whose URL closes its href and adds an event
  * handler, raw HTML, a javascript: link, markup in the title and a javascript: source.
  */
-export const HOSTILE_ANSWER = '[notes](https://example.com/"onfocus="alert(1)"autofocus="") and **bold** <img src=x onerror="alert(2)"> [js](javascript:alert(3))';
+export const HOSTILE_ANSWER =
+  '[notes](https://example.com/"onfocus="alert(1)"autofocus="") and **bold** <img src=x onerror="alert(2)"> [js](javascript:alert(3))';
 
 export function hostileDecision(): StubDecision {
   return decisionFor({
@@ -46,7 +47,10 @@ export function hostileDecision(): StubDecision {
  * `decide` answers per watch (by its search query); it may return `{ providerError: status }` to make the provider
  * fail that call with an OpenAI-style error body.
  */
-export async function startModelStub(decide: (query: string) => StubDecision = () => decisionFor(), opts: { answerDelayMs?: number } = {}) {
+export async function startModelStub(
+  decide: (query: string) => StubDecision = () => decisionFor(),
+  opts: { answerDelayMs?: number } = {},
+) {
   let calls = 0;
   const stub = await startStub((req) => {
     if (!req.url.endsWith("/chat/completions")) return { status: 404, json: { error: { message: "not found" } } };
@@ -55,31 +59,65 @@ export async function startModelStub(decide: (query: string) => StubDecision = (
     const prompt = JSON.stringify(body.messages);
     const query = /search query: ([^\\]+)\\n/.exec(prompt)?.[1] ?? "";
     const usage = { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 };
-    const base = { id: `chatcmpl-${calls}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: "stub", usage };
+    const base = {
+      id: `chatcmpl-${calls}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: "stub",
+      usage,
+    };
     if (!body.messages.some((m) => m.role === "tool")) {
       return {
         json: {
           ...base,
-          choices: [{
-            index: 0,
-            finish_reason: "tool_calls",
-            message: { role: "assistant", content: null, tool_calls: [{ id: `call_${calls}`, type: "function", function: { name: "web_search", arguments: JSON.stringify({ query }) } }] },
-          }],
+          choices: [
+            {
+              index: 0,
+              finish_reason: "tool_calls",
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  {
+                    id: `call_${calls}`,
+                    type: "function",
+                    function: { name: "web_search", arguments: JSON.stringify({ query }) },
+                  },
+                ],
+              },
+            },
+          ],
         },
       };
     }
     const decided = decide(query);
     if (typeof decided.providerError === "number")
-      return { status: decided.providerError, json: { error: { message: "The stub provider failed on purpose", type: "server_error" } } };
+      return {
+        status: decided.providerError,
+        json: { error: { message: "The stub provider failed on purpose", type: "server_error" } },
+      };
     const text = "```json\n" + JSON.stringify(decided) + "\n```";
-    return { delayMs: opts.answerDelayMs, json: { ...base, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: text } }] } };
+    return {
+      delayMs: opts.answerDelayMs,
+      json: { ...base, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: text } }] },
+    };
   });
   return { ...stub, calls: () => calls };
 }
 
 /** A SearXNG JSON API stub. */
-export function startSearxStub(results = [{ url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released", content: "Beta 1 is available." }]) {
-  return startStub((req) => (req.url.startsWith("/search") ? { json: { query: "", results } } : { status: 404, text: "" }));
+export function startSearxStub(
+  results = [
+    {
+      url: "https://www.postgresql.org/about/news/pg19-beta1/",
+      title: "PostgreSQL 19 Beta 1 Released",
+      content: "Beta 1 is available.",
+    },
+  ],
+) {
+  return startStub((req) =>
+    req.url.startsWith("/search") ? { json: { query: "", results } } : { status: 404, text: "" },
+  );
 }
 
 /** Server variables that point the agent and email delivery at the local stubs (NOAUTH test user). */

@@ -19,20 +19,26 @@ import { decisionFor, type StubDecision } from "./model";
 
 export type RecordedProvider = "google" | "openai" | "anthropic" | "perplexity";
 export type ProviderError = "bad_key" | "quota" | "server_error" | "overloaded";
-type Recorded = { response: unknown; errors: Record<ProviderError, { status: number; body?: unknown; text?: string; headers?: Record<string, string> }> };
+type Recorded = {
+  response: unknown;
+  errors: Record<ProviderError, { status: number; body?: unknown; text?: string; headers?: Record<string, string> }>;
+};
 
 const KEY = "test-provider-key";
 const REDIRECTOR = "https://vertexaisearch.cloud.google.com";
 
-const api: Record<RecordedProvider, {
-  recorded: Recorded;
-  keyVariable: string;
-  basePath: string;
-  path: RegExp;
-  key: (req: StubRequest) => string | undefined;
-  /** The recorded answer with `text` as the model's final text. */
-  answer: (text: string) => unknown;
-}> = {
+const api: Record<
+  RecordedProvider,
+  {
+    recorded: Recorded;
+    keyVariable: string;
+    basePath: string;
+    path: RegExp;
+    key: (req: StubRequest) => string | undefined;
+    /** The recorded answer with `text` as the model's final text. */
+    answer: (text: string) => unknown;
+  }
+> = {
   google: {
     recorded: google as Recorded,
     keyVariable: "GOOGLE_GENERATIVE_AI_API_KEY",
@@ -108,11 +114,16 @@ export const recordedGrounding: Record<RecordedProvider, { url: string; title: s
     .map((r) => ({ url: r.url, title: r.title })),
   perplexity: perplexity.response.citations.map((url) => ({
     url,
-    title: perplexity.response.search_results.find((s) => s.url === url)?.title ?? new URL(url).hostname.replace(/^www\./, ""),
+    title:
+      perplexity.response.search_results.find((s) => s.url === url)?.title ??
+      new URL(url).hostname.replace(/^www\./, ""),
   })),
 };
 
-export async function startProviderStub(provider: RecordedProvider, decide: (query: string) => StubDecision = () => decisionFor()) {
+export async function startProviderStub(
+  provider: RecordedProvider,
+  decide: (query: string) => StubDecision = () => decisionFor(),
+) {
   const p = api[provider];
   let failing: ProviderError | null = null;
   let calls = 0;
@@ -122,10 +133,16 @@ export async function startProviderStub(provider: RecordedProvider, decide: (que
       const page = (google.redirects as Record<string, string>)[redirect[1]!];
       return page ? { status: 302, headers: { location: page }, text: "" } : { status: 404, text: "" };
     }
-    if (req.method !== "POST" || !p.path.test(req.url)) return { status: 404, json: { error: { message: `no route ${req.method} ${req.url}` } } };
+    if (req.method !== "POST" || !p.path.test(req.url))
+      return { status: 404, json: { error: { message: `no route ${req.method} ${req.url}` } } };
     calls++;
     if ((JSON.parse(req.body) as { stream?: boolean }).stream === true)
-      return { status: 400, json: { error: { message: "this stub replays non-streaming answers, as the agent asks for them (generateText)" } } };
+      return {
+        status: 400,
+        json: {
+          error: { message: "this stub replays non-streaming answers, as the agent asks for them (generateText)" },
+        },
+      };
     if (p.key(req) !== KEY) return errorReply(p.recorded, "bad_key");
     if (failing) return errorReply(p.recorded, failing);
     const query = /search query: ([^\\]+)\\n/.exec(req.body)?.[1] ?? "";
@@ -140,8 +157,13 @@ export async function startProviderStub(provider: RecordedProvider, decide: (que
     /** Every call answers this recorded error until `fail(null)`. */
     fail: (kind: ProviderError | null) => void (failing = kind),
     /** Server variables for the default path a user takes: the provider's key, its base URL pointed here. */
-    env: (key = KEY) => ({ [p.keyVariable]: key, AGENT_BASE_URL: `${url}${p.basePath}`, AGENT_FETCH_ALLOW_PRIVATE: "1" }),
+    env: (key = KEY) => ({
+      [p.keyVariable]: key,
+      AGENT_BASE_URL: `${url}${p.basePath}`,
+      AGENT_FETCH_ALLOW_PRIVATE: "1",
+    }),
     /** The request bodies the provider received. */
-    bodies: () => stub.requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body) as Record<string, unknown>),
+    bodies: () =>
+      stub.requests.filter((r) => r.method === "POST").map((r) => JSON.parse(r.body) as Record<string, unknown>),
   };
 }

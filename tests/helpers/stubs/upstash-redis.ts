@@ -15,7 +15,11 @@ export const hasRedisServer = () => spawnSync("redis-server", ["--version"]).sta
 
 export async function startRedisServer() {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {
@@ -67,7 +71,8 @@ export async function startUpstashProxy(redis: Redis, token = "test-token") {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
-      const reply = (status: number, json: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+      const reply = (status: number, json: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
       if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: "Unauthorized" });
       const base64 = (req.headers["upstash-encoding"] ?? "").toString().toLowerCase() === "base64";
       const wrap = async (command: unknown[]) => {
@@ -79,7 +84,8 @@ export async function startUpstashProxy(redis: Redis, token = "test-token") {
         }
       };
       const parsed = JSON.parse(body || "[]") as unknown[];
-      if (req.url === "/pipeline" || req.url === "/multi-exec") return reply(200, await Promise.all((parsed as unknown[][]).map(wrap)));
+      if (req.url === "/pipeline" || req.url === "/multi-exec")
+        return reply(200, await Promise.all((parsed as unknown[][]).map(wrap)));
       const one = await wrap(parsed);
       reply("error" in one ? 400 : 200, one);
     });

@@ -10,7 +10,10 @@ const handler = async (original: Request) => {
   // The inputs (a JSON body, or `?input=` of a query) are checked for depth before tRPC parses them (server/api/json.ts).
   const body = original.method === "POST" ? await original.text() : null;
   if (jsonTooDeep(body ?? new URL(original.url).searchParams.get("input") ?? ""))
-    return Response.json({ error: { message: TOO_DEEP, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } }, { status: 400 });
+    return Response.json(
+      { error: { message: TOO_DEEP, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } },
+      { status: 400 },
+    );
   const req = body === null ? original : new Request(original.url, { method: "POST", headers: original.headers, body });
   return fetchRequestHandler({
     endpoint: "/api/trpc",

@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request) {
   if (!env.CLERK_WEBHOOK_SECRET)
-    return Response.json({ detail: "Clerk webhooks are not configured on this server: set CLERK_WEBHOOK_SECRET" }, { status: 503 });
+    return Response.json(
+      { detail: "Clerk webhooks are not configured on this server: set CLERK_WEBHOOK_SECRET" },
+      { status: 503 },
+    );
   let event;
   try {
     event = await verifyWebhook(request, { signingSecret: env.CLERK_WEBHOOK_SECRET });

@@ -11,7 +11,11 @@ export const dynamic = "force-dynamic";
  * An image any site may embed: `Cross-Origin-Resource-Policy: cross-origin` lets pages that require it (COEP) load
  * it too. Opened on its own, the SVG may run nothing.
  */
-const IMAGE_HEADERS = { "content-type": "image/svg+xml; charset=utf-8", "cross-origin-resource-policy": "cross-origin", "content-security-policy": "default-src 'none'" };
+const IMAGE_HEADERS = {
+  "content-type": "image/svg+xml; charset=utf-8",
+  "cross-origin-resource-policy": "cross-origin",
+  "content-security-policy": "default-src 'none'",
+};
 
 export const GET = route<{ id: string }>({ bucket: "badge" }, async (req, params) => {
   const { id } = z.object({ id: Id }).parse(params);
