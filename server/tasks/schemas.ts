@@ -126,12 +126,10 @@ export const UpdateTaskInput = z
 export const SourceSchema = z.object({ url: z.string(), title: z.string() }).meta({ id: "Source" });
 export type Source = z.infer<typeof SourceSchema>;
 
-export const GateSchema = z
-  .object({ passed: z.boolean(), reason: z.string().nullable() })
-  .meta({
-    id: "Gate",
-    description: "Whether a new met finding cleared the watch's confidence and corroboration bounds",
-  });
+export const GateSchema = z.object({ passed: z.boolean(), reason: z.string().nullable() }).meta({
+  id: "Gate",
+  description: "Whether a new met finding cleared the watch's confidence and corroboration bounds",
+});
 
 /**
  * What a successful run found (CONTRACT §4 and §8). Checked when the run is recorded; older rows lack the later

@@ -13,12 +13,9 @@ import { authedProcedure, router, syncParsed } from "../trpc";
 
 const Secret = z.object({
   secret: z.string().meta({ description: "Standard Webhooks signing secret (whsec_…)" }),
-  previous_expires_at: z.iso
-    .datetime({ offset: true })
-    .nullable()
-    .meta({
-      description: "Until then the previous secret also signs every delivery; null when no rotation overlap is running",
-    }),
+  previous_expires_at: z.iso.datetime({ offset: true }).nullable().meta({
+    description: "Until then the previous secret also signs every delivery; null when no rotation overlap is running",
+  }),
 });
 
 export const usersRouter = router({
