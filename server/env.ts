@@ -89,7 +89,8 @@ const schema = z.object({
 
   UPSTASH_REDIS_REST_URL: optionalUrl,
   UPSTASH_REDIS_REST_TOKEN: optionalString,
-  RATE_LIMIT_USER_PER_MIN: positiveInt(60),
+  /** Overrides the per-user write limit; its default is with the other limits in server/ratelimit. */
+  RATE_LIMIT_USER_PER_MIN: z.coerce.number().int().positive().optional(),
   /** Length of a rate-limit window (one minute; shorter only in tests). */
   RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
 
