@@ -3778,6 +3778,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description How many public watches match */
+                    "X-Total-Count": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -16,6 +16,9 @@ export const publicRouter = router({
         path: "/api/v1/public/tasks",
         tags: ["public"],
         summary: "Browse public watches (anonymous); total count in X-Total-Count",
+        responseHeaders: z.object({
+          "X-Total-Count": z.string().max(20).meta({ description: "How many public watches match" }),
+        }),
       },
       rateLimit: "public-list",
     })
