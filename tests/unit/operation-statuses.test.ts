@@ -238,3 +238,37 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     ]);
   });
 });
+
+describe("the wire facts, on every transport", () => {
+  it("counts an operation's rate limit and sets its success status for in-process callers (the dashboard, MCP) as for REST", async () => {
+    const { appRouter } = await import("@/server/api/root");
+    const { createContext } = await import("@/server/api/trpc");
+    const { limitOf } = await import("@/server/ratelimit");
+    const client = { "x-watch-client-ip": "10.9.8.7" };
+    const context = () => createContext({ headers: new Headers(client), via: "server" });
+
+    const limit = limitOf("waitlist");
+    for (let i = 0; i < limit; i++) {
+      const ctx = context();
+      await appRouter.createCaller(ctx).public.joinWaitlist({ email: `in-process${i}@example.com` });
+      expect(ctx.res.headers["X-RateLimit-Remaining"]).toBe(String(limit - i - 1));
+    }
+    await expect(
+      appRouter.createCaller(context()).public.joinWaitlist({ email: "one-more@example.com" }),
+    ).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    // The same client over REST has spent the same bucket.
+    const rest = await call("POST /api/v1/public/waitlist", {
+      headers: client,
+      body: { email: "rest@example.com" },
+      expect: 429,
+    });
+    expect(rest.headers.get("x-ratelimit-limit")).toBe(String(limit));
+    expect(Number(rest.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // A deletion in process says 204, as REST answers it.
+    const task = await call("POST /api/v1/tasks", { body: { search_query: "in process", state: "paused" } });
+    const ctx = createContext({ headers: new Headers({ "x-watch-client-ip": "127.0.0.1" }), via: "server" });
+    await appRouter.createCaller(ctx).tasks.delete({ id: task.body.id });
+    expect(ctx.res.status).toBe(204);
+  });
+});
