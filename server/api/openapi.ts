@@ -97,7 +97,8 @@ const IF_NONE_MATCH: Parameter = {
 const error = (description: string): Response => ({ description, content: jsonBody("Error") });
 const joined = (texts: string[]) => [...new Set(texts)].join("; or ");
 
-function proceduresFacts() {
+/** Every operation's facts, keyed "method path": the procedures' meta, and the route handlers' declarations. */
+function operationFacts() {
   const facts = new Map<string, Facts>();
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as {
     _def: { meta?: Meta; type: CallType };
@@ -261,7 +262,7 @@ function build() {
   doc.tags = TAGS.map(([name, description]) => ({ name, description }));
   doc.components.headers = HEADERS;
 
-  const facts = proceduresFacts();
+  const facts = operationFacts();
   for (const [path, item] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(item)) {
       const where = `${method.toUpperCase()} ${path}`;
