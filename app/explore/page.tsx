@@ -19,7 +19,12 @@ export default async function Explore({
   const q = params.q?.slice(0, 200) ?? "";
   const retryAfter = await pageRateLimit("public-list");
   if (retryAfter) return <TooManyRequests retryAfter={retryAfter} />;
-  const { tasks, total } = await listPublicTasks({ sort, q: q || undefined, limit: PAGE, offset: (page - 1) * PAGE });
+  const { tasks, total, capped } = await listPublicTasks({
+    sort,
+    q: q || undefined,
+    limit: PAGE,
+    offset: (page - 1) * PAGE,
+  });
   const link = (p: number) => `/explore?${new URLSearchParams({ ...(q ? { q } : {}), sort, page: String(p) })}`;
   return (
     <main>
@@ -39,12 +44,16 @@ export default async function Explore({
         <button type="submit">Search</button>
       </form>
       <p className="muted">
-        {total} public watch{total === 1 ? "" : "es"}
+        {capped ? `More than ${total.toLocaleString("en")}` : total} public watch{total === 1 ? "" : "es"}
       </p>
       {tasks.length ? tasks.map((t) => <WatchCard key={t.id} task={t} />) : <p>No public watches match.</p>}
       <nav className="pager" aria-label="Pages">
         {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
-        {page * PAGE < total ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+        {page * PAGE < total || (capped && tasks.length === PAGE) ? (
+          <Link href={link(page + 1)}>Older →</Link>
+        ) : (
+          <span />
+        )}
       </nav>
     </main>
   );

@@ -8,6 +8,7 @@ import { env } from "../env";
 import { db, type NotificationType, type SendStatus } from "../db";
 import { transaction, type Query } from "../db/sql";
 import type { SendEvent } from "./events";
+import { metrics } from "../observability/metrics.mjs";
 
 export type DeliveryOutcome = { status: SendStatus | "none"; retry: boolean };
 /** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
@@ -92,13 +93,22 @@ export function claimAttempt(rec: Attempt, failed?: string): Promise<Claim> {
       ],
     );
     if (!row) return { existing: { status: "failed", error_message: INTERRUPTED } };
+    // Refused before any send (over a cap, or no way to send): the attempt's outcome is recorded here.
+    if (blocked || failed) countDelivery(rec.notification_type, status);
     return blocked ? { id: row.id, blocked } : { id: row.id };
   });
 }
 
 export async function settleAttempt(id: string, status: SendStatus, error: string | null) {
-  await db.notificationSend.update({ where: { id }, data: { status, error_message: error } });
+  const { notification_type } = await db.notificationSend.update({
+    where: { id },
+    data: { status, error_message: error },
+    select: { notification_type: true },
+  });
+  countDelivery(notification_type, status);
 }
+
+const countDelivery = (channel: NotificationType, status: SendStatus) => metrics().deliveries.inc({ channel, status });
 
 /** What a delivery reads: the execution, its watch with the channel of `type` (if any) and its owner. */
 export async function loadDelivery(executionId: string, type: NotificationType) {
