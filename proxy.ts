@@ -21,9 +21,9 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      // Pages only: not the APIs (REST, tRPC, /auth), static files, Swagger UI's assets or a watch's Open Graph image
-      // (a PNG other sites fetch); not link prefetches.
-      source: "/((?!api/|auth/|_next/static/|_next/image|docs/assets/|favicon\\.ico|w/[^/]+/opengraph-image).*)",
+      // Pages only: not the APIs (REST, tRPC, /auth, MCP), static files, Swagger UI's assets or a watch's Open Graph
+      // image (a PNG other sites fetch); not link prefetches.
+      source: "/((?!api/|auth/|mcp$|_next/static/|_next/image|docs/assets/|favicon\\.ico|w/[^/]+/opengraph-image).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -127,6 +127,21 @@ export function validationDetails(
   return out;
 }
 
+/**
+ * What an error answers as `detail`, on every transport: the 422 list for a validation failure, "Internal Server Error"
+ * for anything unexpected (its message may hold internals), else the message, which was written for the client.
+ */
+export function errorDetail(
+  error: TRPCError,
+  input: unknown,
+  locate: (field: string | undefined) => Location,
+): string | ValidationDetail[] {
+  if (error.code === "BAD_REQUEST" && isZodError(error.cause))
+    return validationDetails(error.cause.issues, input, locate);
+  if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) return "Internal Server Error";
+  return error.message;
+}
+
 export function isZodError(cause: unknown): cause is Error & { issues: core.$ZodIssue[] } {
   return cause instanceof Error && cause.name === "ZodError" && Array.isArray((cause as { issues?: unknown }).issues);
 }

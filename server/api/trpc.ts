@@ -7,29 +7,40 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
-import { authenticate, type Caller } from "../auth";
+import { authenticate, userNotSynced, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { rateLimitedError, takeToken, type Bucket } from "../ratelimit";
 import { DomainError } from "../errors";
-import { EXPOSED, isZodError, toTRPCError, validationDetails, type Location } from "./errors";
+import { errorDetail, EXPOSED, isZodError, toTRPCError, type Location } from "./errors";
 
 // 1. Context
 export type ResponseMeta = { status?: number; headers: Record<string, string> };
 export type Context = {
   headers: Headers;
   clientIp: string | null;
-  /** "rest" when called through the OpenAPI adapter (errors name body/query/path locations). */
-  via: "rest" | "trpc" | "server";
+  /**
+   * "rest" when called through the OpenAPI adapter (errors name body/query/path locations); "trpc" (the dashboard)
+   * and "server" (server components) may authenticate with the session cookie; "mcp" is an AI assistant's tool call.
+   */
+  via: "rest" | "trpc" | "server" | "mcp";
   httpMethod: string;
   requestId: string;
   /** REST: names of input fields that came from the query string of a body request. */
   queryKeys?: Set<string>;
+  /** Who is calling, when the transport has already authenticated the request (MCP, once per HTTP request). */
+  authenticated?: Caller;
   res: ResponseMeta;
 };
 
-export function createContext(opts: { headers: Headers; via: Context["via"]; httpMethod?: string }): Context {
+export function createContext(opts: {
+  headers: Headers;
+  via: Context["via"];
+  httpMethod?: string;
+  authenticated?: Caller;
+}): Context {
   return {
     headers: opts.headers,
+    authenticated: opts.authenticated,
     clientIp: opts.headers.get("x-watch-client-ip"),
     via: opts.via,
     httpMethod: opts.httpMethod ?? "POST",
@@ -52,12 +63,7 @@ const t = initTRPC
   .meta<OpenApiMeta>()
   .create({
     errorFormatter({ shape, error, input, ctx }) {
-      let detail: unknown;
-      if (error.code === "BAD_REQUEST" && isZodError(error.cause))
-        detail = validationDetails(error.cause.issues, input, locate(ctx));
-      else if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) detail = "Internal Server Error";
-      else detail = error.message;
-      return { ...shape, detail };
+      return { ...shape, detail: errorDetail(error, input, locate(ctx)) };
     },
   });
 
@@ -104,7 +110,8 @@ const pipeline = t.middleware(async ({ ctx, next, path }) => {
 export const publicProcedure = t.procedure.use(pipeline);
 
 const withCaller = t.middleware(async ({ ctx, next }) => {
-  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
+  const cookie = ctx.via === "trpc" || ctx.via === "server";
+  const caller: Caller = ctx.authenticated ?? (await authenticate(ctx.headers, ctx.clientIp, cookie));
   return next({ ctx: { caller } });
 });
 
@@ -124,8 +131,7 @@ export const ipRateLimited = (bucket: Bucket) =>
 /** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
 export const authedProcedure = publicProcedure.use(withCaller).use(async ({ ctx, next, type }) => {
   const user = ctx.caller.user;
-  if (!user)
-    throw new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+  if (!user) throw userNotSynced();
   if (type === "mutation") await limit(ctx, "user-write", user.id);
   return next({ ctx: { user } });
 });

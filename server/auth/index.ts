@@ -37,6 +37,10 @@ function bearerToken(headers: Headers, allowCookie: boolean): string | null {
   return session ? decodeURIComponent(session[1]!) : null;
 }
 
+/** A Clerk user who has not signed in to the dashboard yet has no account here. */
+export const userNotSynced = () =>
+  new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
+
 async function noauthUser() {
   // A read on every request; the write only the first time.
   const existing = await db.user.findUnique({ where: { id: NOAUTH_USER.id } });
