@@ -1,25 +1,24 @@
 /**
- * `watchctl mcp`: Watch's tools for a desktop assistant over stdio. The service's own MCP endpoint (POST /mcp) holds
- * the tools; this relays the assistant's tool listing and calls to it with the SDK client's credentials, timeouts and
- * retries, so both transports serve one tool list (names, descriptions, annotations, schemas) and one behaviour, and
- * a newer server's tools show up without updating this checkout. Nothing but MCP messages is written to stdout.
+ * `watchctl mcp`: Watch's tools for a desktop assistant over stdio. The tools live in the service, at its MCP endpoint
+ * (POST /mcp); this relays every MCP message between the assistant (stdin/stdout) and that endpoint, with the SDK
+ * client's credentials, timeouts and retries. So both transports serve one server: the same tool list (names,
+ * descriptions, annotations, schemas), answers and errors, and whatever a newer server offers shows up here without
+ * updating this checkout. Nothing but MCP messages is written to stdout; notes go to stderr.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  ListToolsRequestSchema,
-  ListToolsResultSchema,
-  McpError,
+  ErrorCode,
+  InitializeResultSchema,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { resilientFetch, type resolveConfig } from "./index";
 
 type Config = ReturnType<typeof resolveConfig>;
 
-/** The reason a request to the service failed, as its `detail` when it sent one. */
+/** Why a request to the service failed: its `detail` and status when it sent one. */
 export function reasonOf(e: unknown): string {
   if (e instanceof StreamableHTTPError) {
     const body = /endpoint: (\{.*\})$/s.exec(e.message)?.[1];
@@ -30,49 +29,45 @@ export function reasonOf(e: unknown): string {
       // not JSON: the message as it is
     }
   }
-  if (e instanceof McpError) return e.message;
   const cause = (e as Error).cause as { code?: string; message?: string } | undefined;
   return `${(e as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}`;
 }
 
-/** Connects to `{baseUrl}/mcp` (failing if the service refuses the credentials), then serves stdio until stdin ends. */
+/** Relays stdio to `{baseUrl}/mcp` until the assistant closes stdin. */
 export async function serveStdio(config: Config, log: (line: string) => void): Promise<void> {
   const endpoint = new URL("/mcp", config.baseUrl + "/");
-  const remote = new Client({ name: "watchctl", version: "1" });
-  try {
-    await remote.connect(
-      new StreamableHTTPClientTransport(endpoint, { fetch: resilientFetch(config, globalThis.fetch) }),
-    );
-  } catch (e) {
-    throw new Error(`cannot use Watch's MCP endpoint ${endpoint.href}: ${reasonOf(e)}`);
-  }
+  const service = new StreamableHTTPClientTransport(endpoint, { fetch: resilientFetch(config, globalThis.fetch) });
+  const assistant = new StdioServerTransport();
+  const initializing = new Set<string | number>();
 
-  const server = new Server(remote.getServerVersion() ?? { name: "watch", version: "unknown" }, {
-    capabilities: { tools: {} },
-    instructions: remote.getInstructions(),
-  });
-  // Relayed as they are: the service's answers are already checked against its own schemas.
-  server.setRequestHandler(ListToolsRequestSchema, ({ params }) =>
-    remote.request({ method: "tools/list", params }, ListToolsResultSchema),
-  );
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+  assistant.onmessage = async (message: JSONRPCMessage) => {
+    if (isJSONRPCRequest(message) && message.method === "initialize") initializing.add(message.id);
     try {
-      return await remote.request({ method: "tools/call", params }, CallToolResultSchema, {
-        timeout: config.timeoutMs,
-      });
+      await service.send(message);
     } catch (e) {
-      if (e instanceof McpError) throw e;
-      return { content: [{ type: "text", text: `Watch could not be reached: ${reasonOf(e)}` }], isError: true };
+      // Logged by service.onerror. The assistant waits for an answer to each request: the failure is that answer.
+      if (isJSONRPCRequest(message))
+        await assistant.send({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: ErrorCode.InternalError, message: `Watch at ${endpoint.href}: ${reasonOf(e)}` },
+        });
     }
-  });
-  server.onerror = (e) => log(`watchctl mcp: ${reasonOf(e)}`);
+  };
+  service.onmessage = async (message: JSONRPCMessage) => {
+    // The HTTP transport names the negotiated protocol version on every later request, as an SDK client would.
+    if (initializing.size && isJSONRPCResultResponse(message) && initializing.delete(message.id)) {
+      const initialized = InitializeResultSchema.safeParse(message.result);
+      if (initialized.success) service.setProtocolVersion(initialized.data.protocolVersion);
+    }
+    await assistant.send(message);
+  };
+  service.onerror = (e) => log(`watchctl mcp: Watch at ${endpoint.href}: ${reasonOf(e)}`);
+  assistant.onerror = (e) => log(`watchctl mcp: ${reasonOf(e)}`);
 
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-    process.stdin.once("end", () => void server.close());
-  });
-  await server.connect(new StdioServerTransport());
-  log(`watchctl mcp: serving Watch's tools from ${endpoint.href} on stdio`);
-  await closed;
-  await remote.close();
+  await service.start();
+  await assistant.start();
+  log(`watchctl mcp: relaying MCP on stdio to ${endpoint.href}`);
+  await new Promise<void>((resolve) => process.stdin.once("end", resolve).once("close", resolve));
+  await Promise.all([assistant.close(), service.close()]);
 }

@@ -3,7 +3,6 @@
  * (POST /mcp) and over stdio through `watchctl mcp`. Every tool's happy path and main error, answers equal to the REST
  * JSON, authentication, isolation between users, and the REST API's rate limits and quotas.
  */
-import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -418,19 +417,24 @@ describe("MCP over stdio (watchctl mcp)", () => {
     });
   });
 
-  it("exits with the service's reason when the key is refused", async () => {
-    const r = spawnSync(process.execPath, [path.join(root, "scripts/watchctl.mjs"), "mcp"], {
+  it("answers the assistant's first request with the service's reason when the key is refused", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(root, "scripts/watchctl.mjs"), "mcp"],
       env: {
-        PATH: process.env.PATH,
+        PATH: process.env.PATH!,
         HOME: os.tmpdir(),
         SERVICE_URL: own.url,
         SERVICE_API_KEY: `sk_${"y".repeat(32)}`,
-      } as unknown as NodeJS.ProcessEnv,
-      input: "",
-      encoding: "utf8",
+      },
+      stderr: "pipe",
     });
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`Error: cannot use Watch's MCP endpoint ${own.url}/mcp: Invalid API key (401)\n`);
+    let stderr = "";
+    transport.stderr!.on("data", (d) => (stderr += d));
+    const client = new Client({ name: "test", version: "1" });
+    const reason = `Watch at ${own.url}/mcp: Invalid API key (401)`;
+    await expect(client.connect(transport)).rejects.toThrow(reason);
+    await client.close();
+    expect(stderr).toContain(`watchctl mcp: ${reason}\n`);
   });
 });
