@@ -22,6 +22,12 @@ const INSTRUCTIONS =
   "condition is met. Ids and JSON call a watch a task. To start one: preview_watch (optional), then create_watch. " +
   "To see results: list_findings or get_watch. Others' public watches: search_public_watches, then follow_watch.";
 
+/**
+ * JSON-RPC messages in one HTTP request (MCP clients send one; older protocol versions may batch): the answers to a
+ * request are held in memory together, and one list of 1,000 watches is ~1.6 MB, twice (as JSON and as text).
+ */
+const MAX_MESSAGES = 10;
+
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers });
 
@@ -79,6 +85,8 @@ export async function handleMcp(request: Request): Promise<Response> {
   } catch {
     return rpcError(400, -32700, "Parse error: Invalid JSON");
   }
+  if (Array.isArray(body) && body.length > MAX_MESSAGES)
+    return rpcError(400, -32600, `Invalid Request: at most ${MAX_MESSAGES} messages per request`);
 
   const server = serverFor({ caller: { ...caller, user }, headers });
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });

@@ -23,8 +23,10 @@ let model: Awaited<ReturnType<typeof startModelStub>>;
 let searx: Awaited<ReturnType<typeof startSearxStub>>;
 
 beforeAll(async () => {
-  model = await startModelStub((query) =>
-    query.startsWith("fail") ? { providerError: 500 } : decisionFor({ finding_key: query }),
+  // The model answers after a second, so a check just started is still open when the next call comes.
+  model = await startModelStub(
+    (query) => (query.startsWith("fail") ? { providerError: 500 } : decisionFor({ finding_key: query })),
+    { answerDelayMs: 1000 },
   );
   searx = await startSearxStub();
   own = await startServer({
@@ -33,6 +35,8 @@ beforeAll(async () => {
     AGENT_BASE_URL: `${model.url}/v1`,
     SEARXNG_URL: searx.url,
     MAX_ACTIVE_TASKS_PER_USER: String(ACTIVE_LIMIT),
+    // Hour-long rate-limit windows: a count never restarts in the middle of a test.
+    RATE_LIMIT_WINDOW_MS: "3600000",
   });
 });
 
@@ -208,6 +212,31 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
       expect(res.headers.get("allow")).toBe("POST");
       expect(res.headers.get("access-control-allow-origin")).toBeNull();
     }
+    const rpc = (body: string) =>
+      fetch(`${own.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${alice.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    expect(await rpc(JSON.stringify([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(ping)))).toEqual({
+      status: 400,
+      body: {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: at most 10 messages per request" },
+      },
+    });
+    expect((await rpc(JSON.stringify([1, 2].map(ping)))).body).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+    expect(await rpc("{not json")).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+
     const client = new Client({ name: "test", version: "1" });
     await expect(client.connect(new StreamableHTTPClientTransport(new URL("/mcp", own.url)))).rejects.toThrow(
       /Authorization header missing/,
@@ -243,6 +272,12 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
     });
     expect(findings.structuredContent.findings[0].result.answer).toBe("PostgreSQL 19 Beta 1 was released today.");
 
+    // Checked, next check hours away: nothing is open.
+    const run = await mcp.tool("run_watch", { id });
+    expect(run.structuredContent).toMatchObject({ task_id: id, status: "pending" });
+    const forced = await mcp.tool("run_watch", { id, force: true });
+    expect(forced.structuredContent.id).not.toBe(run.structuredContent.id);
+
     const updated = await mcp.tool("update_watch", { id, name: "Postgres 19", min_confidence: 0.8 });
     expect(updated.structuredContent).toMatchObject({ name: "Postgres 19", min_confidence: 0.8 });
     expect((await mcp.tool("pause_watch", { id })).structuredContent).toMatchObject({
@@ -250,11 +285,6 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
       next_run: null,
     });
     expect((await mcp.tool("resume_watch", { id })).structuredContent).toMatchObject({ state: "active" });
-
-    const run = await mcp.tool("run_watch", { id });
-    expect(run.structuredContent).toMatchObject({ task_id: id, status: "pending" });
-    const forced = await mcp.tool("run_watch", { id, force: true });
-    expect(forced.structuredContent.id).not.toBe(run.structuredContent.id);
 
     const deleted = await mcp.tool("delete_watch", { id });
     expect(deleted).toEqual({ content: [{ type: "text", text: `Deleted watch ${id}.` }] });
@@ -296,11 +326,10 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
     expect(failed(await mcp.tool("follow_watch", { id: missing }))).toBe("Task not found");
     expect(failed(await mcp.tool("unfollow_watch", { id: missing }))).toBe("Task not found");
 
-    const run = await mcp.tool("run_watch", { id: paused.id });
-    expect(run.isError).toBeFalsy();
-    // The model answers at once but the run is still open for a moment at most; force never conflicts.
-    const again = await mcp.tool("run_watch", { id: paused.id });
-    if (again.isError) expect(text(again)).toBe("Task is already running or pending. Use force=true to override.");
+    expect((await mcp.tool("run_watch", { id: paused.id, force: true })).isError).toBeFalsy();
+    expect(failed(await mcp.tool("run_watch", { id: paused.id }))).toBe(
+      "Task is already running or pending. Use force=true to override.",
+    );
     await expect(mcp.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
   });
 
@@ -363,7 +392,7 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
     expect(failed(await carol.tool("create_watch", { search_query: "one too many" }))).toBe(
       `Active task limit reached (${ACTIVE_LIMIT}). Pause or complete a task first.`,
     );
-    // Previews: 10 per minute per user, whichever transport asks.
+    // Previews: 10 per window per user, whichever transport asks.
     const results = [];
     for (let i = 0; i < 11; i++) results.push(await carol.tool("preview_watch", { search_query: "limits" }));
     expect(results.slice(0, 10).every((r) => !r.isError)).toBe(true);
