@@ -18,7 +18,7 @@ import { callTool, TOOLS } from "./tools";
 
 const INSTRUCTIONS =
   "Watch keeps an eye on the web for the user: a watch holds a search query and a condition; an AI agent checks it " +
-  "with grounded web search, picks its own next check, and notifies the user (email, webhook, chat) when the " +
+  "with grounded web search, picks its own next check, and notifies the user on their channels when the " +
   "condition is met. Ids and JSON call a watch a task. To start one: preview_watch (optional), then create_watch. " +
   "To see results: list_findings or get_watch. Others' public watches: search_public_watches, then follow_watch.";
 
