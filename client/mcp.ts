@@ -19,7 +19,7 @@ import { resilientFetch, type resolveConfig } from "./index";
 type Config = ReturnType<typeof resolveConfig>;
 
 /** Why a request to the service failed: its `detail` and status when it sent one. */
-export function reasonOf(e: unknown): string {
+function reasonOf(e: unknown): string {
   if (e instanceof StreamableHTTPError) {
     const body = /endpoint: (\{.*\})$/s.exec(e.message)?.[1];
     try {
