@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseTrustProxy } from "./net/client-address.mjs";
+import { BUCKETS } from "./ratelimit/buckets";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -142,7 +143,9 @@ export const groups = {
       "With UPSTASH_REDIS_REST_TOKEN: a rate-limit store shared by replicas. Unset: in process.",
     ),
     UPSTASH_REDIS_REST_TOKEN: optionalString.describe("Token of that store."),
-    RATE_LIMIT_USER_PER_MIN: positiveInt(60).describe("Authenticated writes per user per minute."),
+    RATE_LIMIT_USER_PER_MIN: positiveInt(BUCKETS["user-write"].limit).describe(
+      "Authenticated writes per user per minute (every other limit is fixed; each 429 in the OpenAPI document says its own).",
+    ),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000).describe("Length of a rate-limit window (shorter only in tests)."),
   },
   Webhooks: {

@@ -43,5 +43,6 @@ export const notFound = (what = "Task") => new DomainError("not_found", `${what}
  */
 export function validationError(field: string, message: string, input: unknown) {
   const issue = { code: "custom" as const, path: [field], message, input: (input as Record<string, unknown>)?.[field] };
-  return new z.ZodError([issue]);
+  // The Error-derived ZodError (what `parse` throws): tRPC keeps an Error as the cause, `issues` included.
+  return new z.ZodRealError([issue]);
 }

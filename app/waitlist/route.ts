@@ -8,7 +8,7 @@ const back = (req: Request, params: Record<string, string>) =>
   Response.redirect(new URL(`/?${new URLSearchParams(params)}`, req.url), 303);
 
 export const POST = route(
-  { bucket: "waitlist", limited: (req, message) => back(req, { error: message }) },
+  { rateLimit: "waitlist", limited: (req, message) => back(req, { error: message }) },
   async (req) => {
     const email = String((await req.formData().catch(() => null))?.get("email") ?? "");
     if (!z.email({ pattern: z.regexes.html5Email }).safeParse(email).success)

@@ -4,7 +4,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/unstable-core-do-not-import";
-import type { core } from "zod";
+import { z, type core } from "zod";
 import type { DomainError, ErrorCode } from "../errors";
 
 /** Each domain error code as an HTTP status (routes outside tRPC) and a tRPC code (which the adapters answer with it). */
@@ -37,7 +37,27 @@ export const EXPOSED = Symbol.for("watch.api.exposed");
 export const toTRPCError = (e: DomainError) =>
   Object.assign(new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e }), { [EXPOSED]: true });
 
-export type ValidationDetail = { type: string; loc: (string | number)[]; msg: string; input: unknown };
+/** One item of a 422's `detail` list: the one definition (the OpenAPI document's component, and so the SDK's type). */
+export const ValidationIssueSchema = z
+  .strictObject({
+    type: z.string().meta({ examples: ["missing", "enum", "string_type", "uuid_parsing"] }),
+    loc: z
+      .array(z.union([z.string(), z.number().int()]))
+      .meta({ description: "Where: `body`, `query` or `path`, then the field's path" }),
+    msg: z.string(),
+    input: z
+      .unknown()
+      .meta({ description: "The offending input (for a missing field, the object it is missing from)" }),
+  })
+  .meta({ id: "ValidationIssue" });
+export type ValidationDetail = z.infer<typeof ValidationIssueSchema>;
+
+export const ValidationErrorSchema = z
+  .object({ detail: z.array(ValidationIssueSchema) })
+  .meta({ id: "ValidationError" });
+
+/** Every other error's body. */
+export const ErrorSchema = z.object({ detail: z.string() }).meta({ id: "Error" });
 export type Location = "body" | "query" | "path";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -142,6 +162,15 @@ export function errorDetail(
   return error.message;
 }
 
-export function isZodError(cause: unknown): cause is Error & { issues: core.$ZodIssue[] } {
-  return cause instanceof Error && cause.name === "ZodError" && Array.isArray((cause as { issues?: unknown }).issues);
+/**
+ * A zod validation failure, recognised by its shape: zod's `ZodError` is not an `Error` subclass (only what `parse`
+ * throws is), and a copy of zod bundled twice would fail a class check.
+ */
+export function isZodError(cause: unknown): cause is { name: "ZodError"; message: string; issues: core.$ZodIssue[] } {
+  return (
+    typeof cause === "object" &&
+    cause !== null &&
+    (cause as { name?: unknown }).name === "ZodError" &&
+    Array.isArray((cause as { issues?: unknown }).issues)
+  );
 }

@@ -12,7 +12,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { version } from "../../package.json";
 import { jsonTooDeep, TOO_DEEP } from "../api/json";
-import { authenticate, userNotSynced } from "../auth";
+import { REFUSED } from "../api/wire";
+import { authenticate } from "../auth";
 import { DomainError, isDomainError } from "../errors";
 import { callTool, TOOLS } from "./tools";
 
@@ -75,7 +76,7 @@ export async function handleMcp(request: Request): Promise<Response> {
       : e;
   });
   const user = caller.user;
-  if (!user) throw userNotSynced();
+  if (!user) throw new DomainError("not_found", REFUSED.notSynced);
 
   const text = await request.text();
   if (jsonTooDeep(text)) return rpcError(400, -32700, `Parse error: ${TOO_DEEP}`);
