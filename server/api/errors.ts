@@ -127,6 +127,15 @@ export function validationDetails(
   return out;
 }
 
-export function isZodError(cause: unknown): cause is Error & { issues: core.$ZodIssue[] } {
-  return cause instanceof Error && cause.name === "ZodError" && Array.isArray((cause as { issues?: unknown }).issues);
+/**
+ * A validation failure, recognised by its name and issues rather than by class: zod's own ZodError is no Error
+ * subclass, and a bundle may hold more than one copy of zod, so neither `instanceof` can be trusted in every build.
+ */
+export function isZodError(cause: unknown): cause is { name: "ZodError"; message: string; issues: core.$ZodIssue[] } {
+  return (
+    typeof cause === "object" &&
+    cause !== null &&
+    (cause as { name?: unknown }).name === "ZodError" &&
+    Array.isArray((cause as { issues?: unknown }).issues)
+  );
 }
