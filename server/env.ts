@@ -40,6 +40,9 @@ const schema = z.object({
       }
     }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Read by the front (scripts/front.mjs): a request's headers, and the whole request, must arrive within these. */
+  REQUEST_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  REQUEST_BODY_TIMEOUT_MS: positiveInt(30_000),
 
   CLERK_SECRET_KEY: optionalString,
   CLERK_PUBLISHABLE_KEY: optionalString,
@@ -54,6 +57,8 @@ const schema = z.object({
   EMAIL_FROM: z.string().default("Watch <watch@localhost>"),
   EMAILS_PER_USER_PER_DAY: positiveInt(100),
   EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
+  /** The per-recipient cap's window: an hour (shorter only in tests). */
+  EMAIL_RECIPIENT_WINDOW_MS: positiveInt(3_600_000),
 
   MAX_ACTIVE_TASKS_PER_USER: positiveInt(50),
   RUNS_PER_USER_PER_MONTH: positiveInt(3000),
@@ -101,7 +106,12 @@ const schema = z.object({
 export type Env = z.infer<typeof schema> & { APP_URL: string };
 
 function load(): Env {
-  const parsed = schema.safeParse(process.env);
+  const parsed = schema
+    .refine((v) => v.REQUEST_HEADERS_TIMEOUT_MS <= v.REQUEST_BODY_TIMEOUT_MS, {
+      path: ["REQUEST_HEADERS_TIMEOUT_MS"],
+      message: "must not be greater than REQUEST_BODY_TIMEOUT_MS",
+    })
+    .safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

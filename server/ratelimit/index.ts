@@ -8,6 +8,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { DomainError } from "../errors";
 import { env } from "../env";
+import { clientGroup } from "../net/client-address.mjs";
 
 export const BUCKETS = {
   "public-list": { limit: 10, per: "ip" },
@@ -86,11 +87,14 @@ export function rateLimiter(): RateLimiter {
       : memoryLimiter());
 }
 
-/** Counts one request; answers the verdict and the headers to send (CONTRACT §7). Fails open. */
+/**
+ * Counts one request, by client IP (an IPv6 /64 counts as one client) or by user; answers the verdict and the headers
+ * to send. Fails open.
+ */
 export async function takeToken(bucket: Bucket, key: string) {
   let verdict: Verdict;
   try {
-    verdict = await rateLimiter().take(bucket, key);
+    verdict = await rateLimiter().take(bucket, BUCKETS[bucket].per === "ip" ? clientGroup(key) : key);
   } catch (e) {
     console.error(`rate limiter unavailable (${bucket}); letting the request through`, e);
     return { ok: true, headers: {} as Record<string, string>, retryAfter: 0 };
