@@ -37,7 +37,9 @@ export function route<P = Record<string, never>>(
           return opts.limited ? opts.limited(req, message) : json(429, { detail: message }, headers);
         }
       }
-      const res = await handle(req, params);
+      const answer = await handle(req, params);
+      // A redirect's headers are immutable (Response.redirect): the answer is copied to add the request's own.
+      const res = new Response(answer.body, answer);
       for (const [k, v] of Object.entries(headers)) if (!res.headers.has(k)) res.headers.set(k, v);
       return res;
     } catch (e) {

@@ -35,7 +35,7 @@ type Opts = { auth?: string; body?: unknown; headers?: Record<string, string> };
 const api = (method: string, path: string, opts: Opts = {}) => call(method, path, { base: own.url, ...opts });
 
 async function signIn(opts: { username?: string } = {}) {
-  const clerkId = uniqueId(opts.username ? "user_dev" : "user");
+  const clerkId = uniqueId("user_dev");
   const token = await mintSessionToken(await testClerkKeys(), clerkId);
   const synced = await api("POST", "/auth/sync-user", { auth: token });
   expect(synced.status).toBe(200);

@@ -117,7 +117,7 @@ describe("follow confirmations", () => {
     expect(mailbox(/@(gmail|googlemail)\.com$/i)).toHaveLength(1);
   });
 
-  it("at most 3 per address per day across watches, and 50 per watch per day", async () => {
+  it("at most 3 per address per day across watches, and 50 per watch per day", { timeout: 120_000 }, async () => {
     const owner = await signIn(username());
     for (let w = 0; w < 5; w++) {
       const id = await watch(owner, { search_query: `roaming ${w}` });

@@ -56,7 +56,7 @@ UPDATE "notification_sends" s
   FROM b WHERE b.id = s.id;
 
 -- Subscribers as counted from now on (server/follows/subscribers.ts): confirmed followers by email (one per mailbox),
--- plus the users who follow signed in or hold a fork (each once; never the owner). Before, every fork added one for
+-- plus the users who follow signed in or hold a fork (each once, never the owner). Before, every fork added one for
 -- good.
 UPDATE "tasks" t SET subscriber_count = c.n
   FROM (
