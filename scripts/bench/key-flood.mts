@@ -49,11 +49,14 @@ try {
     body: JSON.stringify({ name: "bench" }),
   });
   const { key } = (await created.json()) as { key: string };
+  if (!key) throw new Error(`creating the API key answered ${created.status}`);
   const me = (k: string) => fetch(`${base}/auth/me`, { headers: { authorization: `Bearer ${k}` } });
   const letters = "abcdefghijklmnopqrstuvwxyz";
   const madeUp = () =>
     key.slice(0, 11) + Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join("");
 
+  // Verified once before the flood, as a real client's key would be: the flood then cannot lock it out.
+  if ((await me(key)).status !== 200) throw new Error("the real key does not work");
   const health = () => fetch(`${base}/api/health`).then((r) => r.arrayBuffer());
   await health();
   const latencies: number[] = [];
