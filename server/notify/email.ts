@@ -1,7 +1,7 @@
 /**
  * Email through Resend with the react-email templates. Every email (a run's notice, a test, an address verification, a
- * follow's confirmation) is one recorded send under the caps (./deliveries). An address other than the account's own gets a
- * verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
+ * follow's confirmation) is one recorded send under the caps (./deliveries). An address other than the account's own
+ * gets a verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
  */
 import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
