@@ -17,7 +17,7 @@ export function WatchCard({ task }: { task: TaskView }) {
       <p>
         <span className={`badge${met ? " met" : ""}`}>{met ? "condition met" : task.state}</span>{" "}
         <span className="muted">
-          by @{task.owner?.username ?? "unknown"} · {task.subscriber_count} forks · {task.view_count} views · last
+          by @{task.owner?.username ?? "unknown"} · {task.subscriber_count} following · {task.view_count} views · last
           checked {when(last?.completed_at ?? null)}
         </span>
       </p>

@@ -525,16 +525,23 @@ function buildProgram() {
 
   program
     .command("export")
-    .description("every watch's definition as YAML (JSON with --json), for `watchctl apply`")
-    .action(async () => {
+    .description(
+      'every watch\'s definition as YAML (JSON with --json), for `watchctl apply`; secrets (webhook header values) are written as "<redacted>"',
+    )
+    .option("--include-secrets", "write secrets as they are (keep such a file out of version control)")
+    .action(async (o: { includeSecrets?: boolean }) => {
       const { exportManifest } = await manifest();
-      stdout(exportManifest(await client().watches.list(), globals().json ? "json" : "yaml"));
+      stdout(
+        exportManifest(await client().watches.list(), globals().json ? "json" : "yaml", {
+          includeSecrets: !!o.includeSecrets,
+        }),
+      );
     });
 
   program
     .command("apply")
     .description(
-      "make your watches match a file from `watchctl export`: matched by name; creates missing, updates changed, never deletes",
+      'make your watches match a file from `watchctl export`: matched by name; creates missing, updates changed, never deletes; "<redacted>" keeps the stored value',
     )
     .requiredOption("-f, --file <file>", "the YAML or JSON file")
     .option("--dry-run", "print the plan, change nothing")

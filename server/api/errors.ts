@@ -163,8 +163,8 @@ export function errorDetail(
 }
 
 /**
- * A zod validation failure, recognised by its shape: zod's `ZodError` is not an `Error` subclass (only what `parse`
- * throws is), and a copy of zod bundled twice would fail a class check.
+ * A validation failure, recognised by its name and issues rather than by class: zod's own ZodError is no Error
+ * subclass, and a bundle may hold more than one copy of zod, so neither `instanceof` can be trusted in every build.
  */
 export function isZodError(cause: unknown): cause is { name: "ZodError"; message: string; issues: core.$ZodIssue[] } {
   return (

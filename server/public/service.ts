@@ -8,7 +8,9 @@ import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
 import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
-import { publicExecutionView, publicTaskView, resolutionOf } from "../tasks/views";
+import { publicExecutionView, publicTaskView, resolutionOf, SHOWN_PUBLICLY } from "../tasks/views";
+import { EXECUTION_DATES } from "../tasks/reads";
+import { reviveDates, sql } from "../db/sql";
 import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
@@ -16,7 +18,7 @@ export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: n
 export async function listPublicTasks(query: PublicListQuery) {
   const filter = { publicOnly: true, search: query.q?.trim() || undefined };
   const [rows, total] = await Promise.all([
-    findTasks(filter, { order: query.sort, limit: query.limit, offset: query.offset }),
+    findTasks(filter, { order: query.sort, limit: query.limit, offset: query.offset, publicLast: true }),
     countTasks(filter),
   ]);
   return { tasks: rows.map(publicTaskView), total };
@@ -28,17 +30,19 @@ export async function listUserPublicTasks(username: string) {
     select: { id: true, username: true },
   });
   if (!user) throw notFound("User");
-  const rows = await findTasks({ userId: user.id, publicOnly: true });
+  const rows = await findTasks({ userId: user.id, publicOnly: true }, { publicLast: true });
   return { username: user.username!, tasks: rows.map(publicTaskView) };
 }
 
-/** The executions of a public watch whose condition was met, newest first. */
-export async function publicFindings(taskId: string, limit = 50) {
-  return db.execution.findMany({
-    where: { task_id: taskId, condition_met: true },
-    orderBy: { created_at: "desc" },
-    take: limit,
-  });
+/** The executions of a public watch whose condition was met, newest first: none that the owner's bounds held back. */
+export async function publicFindings(taskId: string, limit = 50): Promise<Execution[]> {
+  const rows = await sql<Execution>(
+    `SELECT e.* FROM executions e WHERE e.task_id = $1::uuid AND e.condition_met AND ${SHOWN_PUBLICLY}
+      ORDER BY e.created_at DESC LIMIT $2`,
+    [taskId, limit],
+  );
+  for (const row of rows) reviveDates(row as unknown as Record<string, unknown>, EXECUTION_DATES);
+  return rows;
 }
 
 /**

@@ -30,6 +30,41 @@ export const VERDICT_COLORS: Record<Resolution["status"], string> = {
 };
 
 /**
+ * The Open Graph image of each verdict, drawn once: rendering one costs 77–160 ms of CPU, and link previews fetch it
+ * over and over. Images are kept by the entity tag of what they draw (so a changed verdict, name or owner is a new
+ * image and the old one ages out), the most recently drawn within IMAGE_CACHE_BYTES; concurrent requests for an image
+ * not drawn yet share one rendering.
+ */
+const IMAGE_CACHE_BYTES = 16 * 1024 * 1024;
+const images = new Map<string, { png: Promise<ArrayBuffer>; bytes: number }>();
+let cachedBytes = 0;
+
+export function verdictImage(tag: string, render: () => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+  const hit = images.get(tag);
+  if (hit) {
+    images.delete(tag); // most recently used last
+    images.set(tag, hit);
+    return hit.png;
+  }
+  const entry = { png: render(), bytes: 0 };
+  images.set(tag, entry);
+  entry.png.then(
+    (png) => {
+      if (images.get(tag) !== entry) return;
+      entry.bytes = png.byteLength;
+      cachedBytes += png.byteLength;
+      for (const [oldTag, old] of images) {
+        if (cachedBytes <= IMAGE_CACHE_BYTES || old === entry) break;
+        images.delete(oldTag);
+        cachedBytes -= old.bytes;
+      }
+    },
+    () => images.get(tag) === entry && images.delete(tag),
+  );
+  return entry.png;
+}
+
+/**
  * A shields-style badge (badge-maker: text widths measured in Verdana, `role="img"`, an `aria-label` and a `<title>`
  * that read "watch: met · 2 Nov 2026"). It holds no text of the watch's own, only its status and date.
  */
