@@ -48,6 +48,11 @@ const schema = z.object({
   CLERK_API_URL: optionalUrl,
   CLERK_AUTHORIZED_PARTIES: optionalString,
   CLERK_WEBHOOK_SECRET: optionalString,
+  /**
+   * What the pages offer a visitor: `open` a sign-up, `waitlist` the waitlist form instead (the home page and
+   * /sign-up). Who may actually create an account is Clerk's setting; set its sign-up mode to match.
+   */
+  SIGNUPS: z.enum(["open", "waitlist"]).default("open"),
 
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,

@@ -1,9 +1,9 @@
 /**
- * Following a public watch without forking it (CONTRACT §9): by email (double opt-in, no account) or signed in with
- * one's own channels. A follower gets the watch's findings and retractions; the owner sees only how many follow.
- * `subscriber_count` counts confirmed follows, plus forks by other users as SPEC §4.1 has it: each follow adds one when
- * it is confirmed and takes it back when it ends, in the same transaction. A watch made private or deleted loses its
- * follows.
+ * Following a public watch without forking it: by email (double opt-in, no account) or signed in with one's own
+ * channels. A follower gets the watch's findings and retractions; the owner sees only how many follow.
+ * `subscriber_count` counts confirmed follows, plus forks by other users (the API's documented meaning): each follow
+ * adds one when it is confirmed and takes it back when it ends, in the same transaction. A watch made private or
+ * deleted loses its follows.
  */
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
@@ -63,6 +63,26 @@ export async function followByEmail(taskId: string, rawEmail: string) {
     );
   }
   return { message: CHECK_INBOX };
+}
+
+/**
+ * What a confirmation link is about, for its page to name the watch and the address before anything is done; null
+ * for a link that is not genuine or current, or whose watch is no longer public.
+ */
+export async function followToConfirm(token: string) {
+  const id = await readToken("follow-confirm", token);
+  const follow = id
+    ? await db.follow.findUnique({
+        where: { id },
+        include: { task: { select: { id: true, name: true, is_public: true } } },
+      })
+    : null;
+  if (!follow?.email || !follow.task.is_public) return null;
+  return {
+    task: { id: follow.task.id, name: follow.task.name },
+    email: follow.email,
+    confirmed: !!follow.confirmed_at,
+  };
 }
 
 /** The button behind a confirmation link. */

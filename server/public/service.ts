@@ -8,6 +8,7 @@ import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
 import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
+import type { TaskView } from "../tasks/schemas";
 import { publicExecutionView, publicTaskView, resolutionOf } from "../tasks/views";
 import { verdictBadge } from "./verdict";
 
@@ -30,6 +31,50 @@ export async function listUserPublicTasks(username: string) {
   if (!user) throw notFound("User");
   const rows = await findTasks({ userId: user.id, publicOnly: true });
   return { username: user.username!, tasks: rows.map(publicTaskView) };
+}
+
+const TRENDING_TTL_MS = 60_000;
+let trending: { at: number; watches: Promise<{ tasks: TaskView[]; audiences: Map<string, Audience> }> } | undefined;
+
+/**
+ * The most followed public watches with their verdicts, for the home page. Read at most once a minute per process:
+ * the home page is the most visited one and the list changes slowly.
+ */
+export function trendingWatches(now = Date.now()) {
+  if (!trending || now - trending.at > TRENDING_TTL_MS) {
+    const watches = findTasks({ publicOnly: true }, { order: "popular", limit: 6 }).then(async (rows) => {
+      const tasks = rows.map(publicTaskView);
+      return { tasks, audiences: await audienceOf(tasks) };
+    });
+    const entry = { at: now, watches };
+    trending = entry;
+    // A failed read is not kept: the next visitor tries again.
+    watches.catch(() => trending === entry && (trending = undefined));
+  }
+  return trending.watches;
+}
+
+export type Audience = { following: number; forks: number };
+
+/**
+ * How many follow each watch and how many others forked it, for pages that name both: `subscriber_count` counts
+ * confirmed follows and other users' forks together, so forks are what it counts beyond the follows.
+ */
+export async function audienceOf(tasks: { id: string; subscriber_count: number }[]): Promise<Map<string, Audience>> {
+  const rows = tasks.length
+    ? await db.follow.groupBy({
+        by: ["task_id"],
+        where: { task_id: { in: tasks.map((t) => t.id) }, confirmed_at: { not: null } },
+        _count: { _all: true },
+      })
+    : [];
+  const follows = new Map(rows.map((r) => [r.task_id, r._count._all]));
+  return new Map(
+    tasks.map((t) => {
+      const following = follows.get(t.id) ?? 0;
+      return [t.id, { following, forks: Math.max(0, t.subscriber_count - following) }];
+    }),
+  );
 }
 
 /** The executions of a public watch whose condition was met, newest first. */
