@@ -13,13 +13,14 @@ export const metadata: Metadata = { title: "API docs" };
 export default async function ApiDocs() {
   const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <main className="wide api-docs">
+    // Not a <main>: Swagger UI renders its own.
+    <div className="page wide api-docs">
       <div className="page-header">
         <div>
-          <h1>API docs</h1>
+          <h1>Watch API</h1>
           <p className="lead">
-            Everything the dashboard does, over REST: send <code>Authorization: Bearer &lt;API key&gt;</code> (create
-            one under Settings). The same operations come with an SDK and the <code>watchctl</code> command line.
+            Everything the dashboard does, over REST, with an API key from Settings. The same operations come with an
+            SDK and the <code>watchctl</code> command line.
           </p>
         </div>
         <a className="button secondary" href="/api/v1/openapi.json">
@@ -29,6 +30,6 @@ export default async function ApiDocs() {
       <div id="docs" />
       <script nonce={nonce} src="/docs/assets/swagger-ui-bundle.js" defer />
       <script nonce={nonce} src="/docs/assets/init.js" defer />
-    </main>
+    </div>
   );
 }
