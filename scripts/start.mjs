@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import nextEnv from "@next/env";
 import { parseTrustProxy } from "../server/net/client-address.mjs";
 import { createFront } from "./front.mjs";
 
@@ -16,6 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV = dev ? "development" : "production";
+// .env files, as Next.js reads them, before the front reads PORT, TRUST_PROXY or SERVICE_NOAUTH (the environment wins).
+nextEnv.loadEnvConfig(root, dev, { info() {}, error: console.error });
 
 let trustProxy;
 try {

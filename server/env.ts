@@ -19,89 +19,155 @@ const optionalUrl = z
   .or(z.literal("").transform(() => undefined));
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: positiveInt(8000),
-  HOSTNAME: z.string().default("0.0.0.0"),
-  DATABASE_URL: optionalString,
-  DATA_DIR: z.string().default("./.data"),
-  APP_URL: optionalUrl,
-  SERVICE_NOAUTH: flag,
-  /** Read by the front (scripts/front.mjs), which validates it the same way before Next.js starts. */
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      try {
-        return parseTrustProxy(v);
-      } catch (e) {
-        ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^TRUST_PROXY: /, "") });
-        return z.NEVER;
-      }
-    }),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+/**
+ * Every variable, grouped as `.env.example` and docs/configuration.md present them (both are generated from these
+ * declarations by `npm run env:example`, and a test keeps them in step). A description says what the variable does;
+ * its default is what the schema gives when the variable is unset.
+ */
+export const groups = {
+  Server: {
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production").describe("Set by npm scripts."),
+    PORT: positiveInt(8000).describe("Port the server listens on."),
+    HOSTNAME: z.string().default("0.0.0.0").describe("Address the server listens on."),
+    APP_URL: optionalUrl.describe(
+      "Public base URL, used in emails, feeds and webhook payloads. Unset: http://localhost:$PORT.",
+    ),
+    SERVICE_NOAUTH: flag.describe(
+      "1: requests without credentials from this machine act as the test user. Development only.",
+    ),
+    /** Read by the front (scripts/front.mjs), which validates it the same way before Next.js starts. */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          return parseTrustProxy(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^TRUST_PROXY: /, "") });
+          return z.NEVER;
+        }
+      })
+      .describe(
+        "Proxies in front of the server: 1 (one hop), n (that many), or their addresses/CIDR ranges (10.0.0.0/8,fd00::/8). The client is the rightmost X-Forwarded-For entry no trusted proxy wrote. Never set it on a server clients reach directly.",
+      ),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Least severe log level written."),
+  },
+  Database: {
+    DATABASE_URL: optionalString.describe(
+      "PostgreSQL URL. Unset: an embedded PostgreSQL (PGlite) in DATA_DIR, same schema and migrations.",
+    ),
+    DATA_DIR: z
+      .string()
+      .default("./.data")
+      .describe("Directory of the embedded database (one server process at a time)."),
+  },
+  "Accounts (Clerk)": {
+    CLERK_SECRET_KEY: optionalString.describe(
+      "Clerk secret key. Without it the server runs; API keys and SERVICE_NOAUTH work; session tokens get 503.",
+    ),
+    CLERK_PUBLISHABLE_KEY: optionalString.describe(
+      "Clerk publishable key (or NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY): turns on the sign-in pages.",
+    ),
+    NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optionalString.describe("Same as CLERK_PUBLISHABLE_KEY."),
+    CLERK_JWT_KEY: optionalString
+      .transform((v) => v?.replace(/\\n/g, "\n"))
+      .describe("PEM public key to verify session tokens without network (newlines may be written \\n)."),
+    CLERK_API_URL: optionalUrl.describe("Clerk Backend API base. Unset: Clerk's."),
+    CLERK_AUTHORIZED_PARTIES: optionalString.describe(
+      "Origins (comma-separated) a session token may be issued for. Unset: APP_URL's origin.",
+    ),
+    CLERK_WEBHOOK_SECRET: optionalString.describe(
+      "Signing secret of Clerk's webhook to POST /api/webhooks/clerk (events user.updated, user.deleted).",
+    ),
+    SIGNUPS: z
+      .enum(["open", "waitlist"])
+      .default("open")
+      .describe(
+        "What the pages offer a visitor: open, a sign-up; waitlist, the waitlist form instead (home page and /sign-up). Who may create an account is Clerk's setting: set its sign-up mode to match.",
+      ),
+  },
+  Email: {
+    RESEND_API_KEY: optionalString.describe("Resend API key. Unset: email sends are recorded failed with the reason."),
+    RESEND_BASE_URL: optionalUrl.describe("Resend API base (tests point it at a stub)."),
+    EMAIL_FROM: z.string().default("Watch <watch@localhost>").describe("Sender of every email."),
+    EMAILS_PER_USER_PER_DAY: positiveInt(100).describe("Emails one account may cause per day; past it: skipped."),
+    EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10).describe(
+      "Emails one address may receive per hour; past it: skipped.",
+    ),
+  },
+  Quotas: {
+    MAX_ACTIVE_TASKS_PER_USER: positiveInt(50).describe("Active watches per account."),
+    RUNS_PER_USER_PER_MONTH: positiveInt(3000).describe("Runs per account per calendar month (UTC)."),
+  },
+  "The agent": {
+    AGENT_MODEL: optionalString.describe(
+      "<provider>:<model> with provider google, openai, anthropic, perplexity or openai-compatible. Unset: the first provider whose key is set, with its default model.",
+    ),
+    AGENT_BASE_URL: optionalUrl.describe("Base URL for openai-compatible; base-URL override for the others."),
+    AGENT_API_KEY: optionalString.describe("Key for openai-compatible; replaces the provider's key variable."),
+    GOOGLE_GENERATIVE_AI_API_KEY: optionalString.describe("Gemini with Google Search grounding (the default)."),
+    OPENAI_API_KEY: optionalString.describe("OpenAI Responses with web search."),
+    ANTHROPIC_API_KEY: optionalString.describe("Anthropic with its web search tool."),
+    PERPLEXITY_API_KEY: optionalString.describe("Perplexity Sonar."),
+    AGENT_CONCURRENCY: positiveInt(8).describe("Agent runs at once per process (fair across users)."),
+    AGENT_TIMEOUT_MS: positiveInt(120_000).describe("Time limit of one run, in milliseconds."),
+    SEARCH_PROVIDER: z
+      .enum(["searxng", "tavily", "brave"])
+      .optional()
+      .describe("Web search for models without native grounded search. Unset: the first configured below."),
+    SEARXNG_URL: optionalUrl.describe("A SearXNG instance."),
+    TAVILY_API_KEY: optionalString.describe("Tavily search."),
+    BRAVE_SEARCH_API_KEY: optionalString.describe("Brave search."),
+    AGENT_FETCH_ALLOW_PRIVATE: flag.describe(
+      "1: the agent's own requests (pages it reads, grounding redirects) may reach loopback/private addresses. Development and tests.",
+    ),
+  },
+  Scheduling: {
+    INNGEST_EVENT_KEY: optionalString.describe(
+      "With INNGEST_SIGNING_KEY: run the agent loop on Inngest Cloud (functions at /api/inngest) instead of the embedded engine.",
+    ),
+    INNGEST_SIGNING_KEY: optionalString.describe("Inngest signing key."),
+    INNGEST_DEV: flag.describe("1: use a local Inngest dev server."),
+    INNGEST_BASE_URL: optionalUrl.describe("A self-hosted Inngest server."),
+    WATCH_EXECUTOR_ID: z
+      .string()
+      .min(1)
+      .default("local")
+      .describe("This process's identity in the embedded engine; give each replica its own stable value."),
+    MIN_RUN_INTERVAL_MS: positiveInt(5 * 60_000).describe("Earliest next run the agent may pick, in milliseconds."),
+    EXECUTION_STUCK_AFTER_MS: positiveInt(30 * 60_000).describe(
+      "When an open run counts as stuck (Run now then replaces it), in milliseconds.",
+    ),
+    EXECUTION_RETENTION_DAYS: positiveInt(90).describe(
+      "Days kept of runs that found nothing (findings and each watch's last run are kept at any age).",
+    ),
+    SEND_RETENTION_DAYS: positiveInt(365).describe("Days kept of send records."),
+  },
+  "Rate limits": {
+    UPSTASH_REDIS_REST_URL: optionalUrl.describe(
+      "With UPSTASH_REDIS_REST_TOKEN: a rate-limit store shared by replicas. Unset: in process.",
+    ),
+    UPSTASH_REDIS_REST_TOKEN: optionalString.describe("Token of that store."),
+    RATE_LIMIT_USER_PER_MIN: positiveInt(60).describe("Authenticated writes per user per minute."),
+    RATE_LIMIT_WINDOW_MS: positiveInt(60_000).describe("Length of a rate-limit window (shorter only in tests)."),
+  },
+  Webhooks: {
+    WEBHOOK_ALLOW_PRIVATE: flag.describe(
+      "1: deliveries may go to loopback/private addresses and plain http. Development and tests.",
+    ),
+  },
+  Tests: {
+    WATCH_CLOCK_OFFSET_MS: z.coerce
+      .number()
+      .int()
+      .default(0)
+      .describe("Shifts the clock of quiet hours and digests (server/clock.ts). Tests only."),
+  },
+};
 
-  CLERK_SECRET_KEY: optionalString,
-  CLERK_PUBLISHABLE_KEY: optionalString,
-  NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY: optionalString,
-  CLERK_JWT_KEY: optionalString.transform((v) => v?.replace(/\\n/g, "\n")),
-  CLERK_API_URL: optionalUrl,
-  CLERK_AUTHORIZED_PARTIES: optionalString,
-  CLERK_WEBHOOK_SECRET: optionalString,
-  /**
-   * What the pages offer a visitor: `open` a sign-up, `waitlist` the waitlist form instead (the home page and
-   * /sign-up). Who may actually create an account is Clerk's setting; set its sign-up mode to match.
-   */
-  SIGNUPS: z.enum(["open", "waitlist"]).default("open"),
-
-  RESEND_API_KEY: optionalString,
-  RESEND_BASE_URL: optionalUrl,
-  EMAIL_FROM: z.string().default("Watch <watch@localhost>"),
-  EMAILS_PER_USER_PER_DAY: positiveInt(100),
-  EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
-
-  MAX_ACTIVE_TASKS_PER_USER: positiveInt(50),
-  RUNS_PER_USER_PER_MONTH: positiveInt(3000),
-
-  AGENT_MODEL: optionalString,
-  AGENT_BASE_URL: optionalUrl,
-  AGENT_API_KEY: optionalString,
-  AGENT_CONCURRENCY: positiveInt(8),
-  AGENT_TIMEOUT_MS: positiveInt(120_000),
-  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
-  OPENAI_API_KEY: optionalString,
-  ANTHROPIC_API_KEY: optionalString,
-  PERPLEXITY_API_KEY: optionalString,
-  SEARCH_PROVIDER: z.enum(["searxng", "tavily", "brave"]).optional(),
-  SEARXNG_URL: optionalUrl,
-  TAVILY_API_KEY: optionalString,
-  BRAVE_SEARCH_API_KEY: optionalString,
-  /** Lets the agent's own page reads (fetch_page, grounding redirects) reach loopback/private addresses. */
-  AGENT_FETCH_ALLOW_PRIVATE: flag,
-
-  INNGEST_EVENT_KEY: optionalString,
-  INNGEST_SIGNING_KEY: optionalString,
-  INNGEST_DEV: flag,
-  INNGEST_BASE_URL: optionalUrl,
-  /** This process's identity in the embedded engine; each replica needs its own stable value. */
-  WATCH_EXECUTOR_ID: z.string().min(1).default("local"),
-
-  MIN_RUN_INTERVAL_MS: positiveInt(5 * 60_000),
-  EXECUTION_STUCK_AFTER_MS: positiveInt(30 * 60_000),
-  /** Days kept: runs without a finding (CONTRACT §12), and send records. */
-  EXECUTION_RETENTION_DAYS: positiveInt(90),
-  SEND_RETENTION_DAYS: positiveInt(365),
-
-  UPSTASH_REDIS_REST_URL: optionalUrl,
-  UPSTASH_REDIS_REST_TOKEN: optionalString,
-  RATE_LIMIT_USER_PER_MIN: positiveInt(60),
-  /** Length of a rate-limit window (one minute; shorter only in tests). */
-  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
-
-  WEBHOOK_ALLOW_PRIVATE: flag,
-  /** Tests only: shifts the service's clock for quiet hours and digests (server/clock.ts). */
-  WATCH_CLOCK_OFFSET_MS: z.coerce.number().int().default(0),
-});
+const schema = z.object(Object.assign({}, ...Object.values(groups)) as UnionToIntersection<Group>);
+type Group = (typeof groups)[keyof typeof groups];
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 export type Env = z.infer<typeof schema> & { APP_URL: string };
 

@@ -59,14 +59,14 @@ async function start() {
   );
 }
 
-/** Past this many watches the embedded database is the bottleneck (README "Benchmarks", Scale). */
+/** Past this many watches the embedded database is the bottleneck (docs/benchmarks.md, Scale). */
 const EMBEDDED_WATCH_LIMIT = 10_000;
 
 export async function hintPostgresPastEmbeddedLimit() {
   const n = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`, []))[0]?.n ?? 0;
   if (n > EMBEDDED_WATCH_LIMIT)
     console.warn(
-      `ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (README "Scale").`,
+      `ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (docs/benchmarks.md, Scale).`,
     );
 }
 

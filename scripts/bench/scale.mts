@@ -1,5 +1,5 @@
 /**
- * npm run bench:scale — how many watches one box carries, and what a second one adds (README "Benchmarks", Scale).
+ * npm run bench:scale — how many watches one box carries, and what a second one adds (docs/benchmarks.md, Scale).
  * Seeded with SQL in bulk, never through the API; the product runs as `npm start` runs it, with a stub model that
  * answers at once (or in 1 s for the replica run). Phases (BENCH_PHASES, comma list; all by default):
  *  - postgres: 100,000 watches (10,000 active, next runs over 24 h, armed by the server at start as in production;

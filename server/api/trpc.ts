@@ -63,7 +63,7 @@ const t = initTRPC
 
 /**
  * tRPC validates a zod schema with `parseAsync`, which skips zod's compiled fast path: checking a list of 50
- * watches costs 113 µs instead of 32 µs with `parse` (README "Benchmarks"). No response schema here has async
+ * watches costs 113 µs instead of 32 µs with `parse` (docs/benchmarks.md). No response schema here has async
  * checks, so every `.output()` goes through this, which makes the schema's parseAsync the synchronous parse.
  */
 export function syncParsed<T extends z.ZodType>(schema: T): T {

@@ -2,7 +2,7 @@
  * Plain SQL on the pool under Prisma's adapter, for the hot paths: the reads on every request's path (the caller's
  * API key with its owner, watches for display: `../tasks/reads`) and the two transactions of every watch run
  * (claim and record: `../runs/steps`). On those, Prisma's query interpreter, result mapping and transaction
- * handling cost several times the queries themselves (README "Benchmarks"); everything else goes through Prisma.
+ * handling cost several times the queries themselves (docs/benchmarks.md); everything else goes through Prisma.
  * Rows come back with Prisma's field names (the schema does not rename columns), `timestamptz` as Date and
  * json/jsonb parsed.
  */

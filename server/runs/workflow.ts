@@ -167,7 +167,7 @@ export async function digestRun(step: WorkflowStep, userId: string, at: string) 
 
 /**
  * A finished workflow's record (its steps' outputs) is kept this long: nothing reads it once the workflow is done,
- * and a run's record is several times the size of its execution (README "Scale").
+ * and a run's record is several times the size of its execution (docs/benchmarks.md, Scale).
  */
 export const ENGINE_HISTORY_DAYS = 7;
 

@@ -1,5 +1,5 @@
 /**
- * Past 10,000 watches the embedded database is the bottleneck (README "Scale"): start-up says so in one line, and only
+ * Past 10,000 watches the embedded database is the bottleneck (docs/benchmarks.md, Scale): start-up says so in one line, and only
  * then.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
