@@ -9,7 +9,7 @@ export function WaitlistCard({ joined, error }: { joined?: string; error?: strin
       <p className="muted">Sign-ups are closed for now. Leave your address and you will hear when there is room.</p>
       {joined ? (
         <p className="notice" role="status">
-          You&apos;re on the waitlist at position {joined}.
+          {`You're on the waitlist at position ${joined}.`}
         </p>
       ) : (
         <form className="inline-form" method="post" action="/waitlist">

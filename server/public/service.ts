@@ -6,6 +6,7 @@ import { Feed, type FeedOptions, type Item } from "feed";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
+import { sql } from "../db/sql";
 import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
 import type { TaskView } from "../tasks/schemas";
@@ -57,24 +58,22 @@ export function trendingWatches(now = Date.now()) {
 export type Audience = { following: number; forks: number };
 
 /**
- * How many follow each watch and how many others forked it, for pages that name both: `subscriber_count` counts
- * confirmed follows and other users' forks together, so forks are what it counts beyond the follows.
+ * How many follow each watch (confirmed follows) and how many other people forked it, for pages that name both
+ * (`subscriber_count` counts them together). One read for all the watches of a page.
  */
-export async function audienceOf(tasks: { id: string; subscriber_count: number }[]): Promise<Map<string, Audience>> {
+export async function audienceOf(tasks: { id: string }[]): Promise<Map<string, Audience>> {
   const rows = tasks.length
-    ? await db.follow.groupBy({
-        by: ["task_id"],
-        where: { task_id: { in: tasks.map((t) => t.id) }, confirmed_at: { not: null } },
-        _count: { _all: true },
-      })
+    ? await sql<{ id: string; following: number; forks: number }>(
+        `SELECT t.id,
+                (SELECT count(*)::int FROM follows f WHERE f.task_id = t.id AND f.confirmed_at IS NOT NULL) AS following,
+                (SELECT count(DISTINCT c.user_id)::int FROM tasks c
+                  WHERE c.forked_from_task_id = t.id AND c.user_id IS DISTINCT FROM t.user_id) AS forks
+           FROM tasks t WHERE t.id = ANY($1::uuid[])`,
+        [tasks.map((t) => t.id)],
+      )
     : [];
-  const follows = new Map(rows.map((r) => [r.task_id, r._count._all]));
-  return new Map(
-    tasks.map((t) => {
-      const following = follows.get(t.id) ?? 0;
-      return [t.id, { following, forks: Math.max(0, t.subscriber_count - following) }];
-    }),
-  );
+  const byId = new Map(rows.map((r) => [r.id, { following: r.following, forks: r.forks }]));
+  return new Map(tasks.map((t) => [t.id, byId.get(t.id) ?? { following: 0, forks: 0 }]));
 }
 
 /** The executions of a public watch whose condition was met, newest first. */

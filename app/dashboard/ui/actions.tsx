@@ -210,7 +210,10 @@ export function MoreActions({
   );
 }
 
-/** Publishing needs a username first: asked once, in a dialog. */
+/**
+ * Publishing needs a username first: asked once, in a dialog. The page refreshes once, after publishing (two
+ * refreshes in a row may land out of order).
+ */
 function UsernameDialog({
   open,
   onOpenChange,
@@ -220,7 +223,7 @@ function UsernameDialog({
   onOpenChange: (open: boolean) => void;
   onChosen: () => Promise<unknown>;
 }) {
-  const { busy, run } = useAction();
+  const [busy, setBusy] = useState(false);
   const [name, setName] = useState("");
   return (
     <Dialog
@@ -233,11 +236,16 @@ function UsernameDialog({
         className="stack"
         onSubmit={async (e) => {
           e.preventDefault();
-          const user = await run(() => trpc.users.setUsername.mutate({ username: name.trim() }));
-          if (user) {
-            await onChosen();
-            onOpenChange(false);
+          setBusy(true);
+          try {
+            await trpc.users.setUsername.mutate({ username: name.trim() });
+          } catch (err) {
+            toast.error(errorMessage(err));
+            return setBusy(false);
           }
+          await onChosen();
+          setBusy(false);
+          onOpenChange(false);
         }}
       >
         <div className="field">
