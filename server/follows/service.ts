@@ -44,7 +44,7 @@ const quoted = (name: string) => {
  * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent) under a lock per
  * watch and mailbox; null when none should: it follows already, or its link is still valid.
  */
-async function followToConfirm(taskId: string, email: string, mailbox: string) {
+async function claimConfirmation(taskId: string, email: string, mailbox: string) {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`follow:${taskId}:${mailbox}`}, 0))`;
     const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
@@ -69,7 +69,7 @@ async function followToConfirm(taskId: string, email: string, mailbox: string) {
 export async function followByEmail(taskId: string, rawEmail: string) {
   const task = await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  const follow = await followToConfirm(taskId, email, mailboxOf(email));
+  const follow = await claimConfirmation(taskId, email, mailboxOf(email));
   if (!follow) return { message: CHECK_INBOX };
   const sent = await sendRecorded(
     {
@@ -93,6 +93,26 @@ export async function followByEmail(taskId: string, rawEmail: string) {
   if (sent.status !== "sent")
     await db.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmation_sent_at: null } });
   return { message: CHECK_INBOX };
+}
+
+/**
+ * What a confirmation link is about, for its page to name the watch and the address before anything is done; null
+ * for a link that is not genuine or current, or whose watch is no longer public.
+ */
+export async function followToConfirm(token: string) {
+  const id = await readToken("follow-confirm", token);
+  const follow = id
+    ? await db.follow.findUnique({
+        where: { id },
+        include: { task: { select: { id: true, name: true, is_public: true } } },
+      })
+    : null;
+  if (!follow?.email || !follow.task.is_public) return null;
+  return {
+    task: { id: follow.task.id, name: follow.task.name },
+    email: follow.email,
+    confirmed: !!follow.confirmed_at,
+  };
 }
 
 /** The button behind a confirmation link. */
