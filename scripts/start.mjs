@@ -2,10 +2,10 @@
 /**
  * `npm start`: builds when there is no production build, then serves dashboard + API.
  * `npm run dev` (`--dev`): the Next.js development server (no build, reloads on change) behind the same front.
- * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH and caps bodies;
- * this script also shuts down gracefully on SIGTERM: readiness and new requests answer 503 at once, running requests
- * and agent runs get SHUTDOWN_GRACE_MS (30 s) to finish, runs not finished by then resume at the next start (or on
- * another replica), then the database is closed.
+ * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH, caps bodies and cuts off
+ * slow clients; this script also shuts down gracefully on SIGTERM: readiness and new requests answer 503 at once,
+ * running requests and agent runs get SHUTDOWN_GRACE_MS (30 s) to finish, runs not finished by then resume at the
+ * next start (or on another replica), then the database is closed.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -74,6 +74,9 @@ const handle = app.getRequestHandler();
 // (one streaming to a closed socket may never settle).
 const inFlight = new Set();
 const server = createFront({
+  // Validated with the rest of the configuration by server/env.ts.
+  headersTimeoutMs: Number(process.env.REQUEST_HEADERS_TIMEOUT_MS || 0) || undefined,
+  requestTimeoutMs: Number(process.env.REQUEST_BODY_TIMEOUT_MS || 0) || undefined,
   handle(req, res) {
     const handling = handle(req, res).finally(() => inFlight.delete(handling));
     inFlight.add(handling);

@@ -51,6 +51,13 @@ export const groups = {
       .describe(
         "Proxies in front of the server: 1 (one hop), n (that many), or their addresses/CIDR ranges (10.0.0.0/8,fd00::/8). The client is the rightmost X-Forwarded-For entry no trusted proxy wrote. Never set it on a server clients reach directly.",
       ),
+    /** Read by the front (scripts/front.mjs) as well. */
+    REQUEST_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe(
+      "A request's headers must arrive within this many milliseconds, else 408 and the connection closed.",
+    ),
+    REQUEST_BODY_TIMEOUT_MS: positiveInt(30_000).describe(
+      "A whole request (headers and body) must arrive within this many milliseconds, else 408 and the connection closed.",
+    ),
     SHUTDOWN_GRACE_MS: positiveInt(30_000).describe(
       "On SIGTERM, how long running requests and agent runs get to finish, in milliseconds; unfinished runs resume at the next start.",
     ),
@@ -99,6 +106,12 @@ export const groups = {
     CLERK_WEBHOOK_SECRET: optionalString.describe(
       "Signing secret of Clerk's webhook to POST /api/webhooks/clerk (events user.updated, user.deleted).",
     ),
+    SIGNUPS: z
+      .enum(["open", "waitlist"])
+      .default("open")
+      .describe(
+        "What the pages offer a visitor: open, a sign-up; waitlist, the waitlist form instead (home page and /sign-up). Who may create an account is Clerk's setting: set its sign-up mode to match.",
+      ),
   },
   Email: {
     RESEND_API_KEY: optionalString.describe("Resend API key. Unset: email sends are recorded failed with the reason."),
@@ -106,7 +119,10 @@ export const groups = {
     EMAIL_FROM: z.string().default("Watch <watch@localhost>").describe("Sender of every email."),
     EMAILS_PER_USER_PER_DAY: positiveInt(100).describe("Emails one account may cause per day; past it: skipped."),
     EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10).describe(
-      "Emails one address may receive per hour; past it: skipped.",
+      "Alerts one mailbox may receive per hour; past it: skipped, and a finding's email is sent once the hour has room.",
+    ),
+    EMAIL_RECIPIENT_WINDOW_MS: positiveInt(3_600_000).describe(
+      "The window of EMAILS_PER_RECIPIENT_PER_HOUR in milliseconds (an hour; shorter only in tests).",
     ),
   },
   Quotas: {
@@ -188,7 +204,12 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 export type Env = z.infer<typeof schema> & { APP_URL: string };
 
 function load(): Env {
-  const parsed = schema.safeParse(process.env);
+  const parsed = schema
+    .refine((v) => v.REQUEST_HEADERS_TIMEOUT_MS <= v.REQUEST_BODY_TIMEOUT_MS, {
+      path: ["REQUEST_HEADERS_TIMEOUT_MS"],
+      message: "must not be greater than REQUEST_BODY_TIMEOUT_MS",
+    })
+    .safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

@@ -41,7 +41,9 @@ export function route<S extends z.ZodObject = z.ZodObject<Record<string, never>>
           return opts.limited ? opts.limited(req, message) : json(429, { detail: message }, headers);
         }
       }
-      const res = await handle(req, (opts.params ? opts.params.parse(raw) : raw) as z.infer<S>);
+      const answer = await handle(req, (opts.params ? opts.params.parse(raw) : raw) as z.infer<S>);
+      // A redirect's headers are immutable (Response.redirect): the answer is copied to add the request's own.
+      const res = new Response(answer.body, answer);
       for (const [k, v] of Object.entries(headers)) if (!res.headers.has(k)) res.headers.set(k, v);
       return res;
     } catch (e) {

@@ -8,6 +8,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { DomainError } from "../errors";
 import { env } from "../env";
+import { clientGroup } from "../net/client-address.mjs";
 import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
 import { log } from "../observability/log.mjs";
 
@@ -92,13 +93,13 @@ export function rateLimiter(): RateLimiter {
 }
 
 /**
- * Counts one request; answers the verdict and the headers every answer carries (`X-RateLimit-*`, and `Retry-After`
- * once over the limit). Fails open.
+ * Counts one request, by client IP (an IPv6 /64 counts as one client) or by user; answers the verdict and the headers
+ * every answer carries (`X-RateLimit-*`, and `Retry-After` once over the limit). Fails open.
  */
 export async function takeToken(bucket: Bucket, key: string) {
   let verdict: Verdict;
   try {
-    verdict = await rateLimiter().take(bucket, key);
+    verdict = await rateLimiter().take(bucket, BUCKETS[bucket].per === "ip" ? clientGroup(key) : key);
   } catch (e) {
     log.error({ err: e }, `rate limiter unavailable (${bucket}); letting the request through`);
     return { ok: true, headers: {} as Record<string, string>, retryAfter: 0 };
