@@ -73,28 +73,44 @@ describe("the own list", () => {
 });
 
 describe("the public directory's count", () => {
-  it(`is exact up to ${PUBLIC_COUNT_CAP}, then ${PUBLIC_COUNT_CAP} with X-Total-Count-Capped`, {
-    timeout: 60_000,
-  }, async () => {
-    const user = await newUser();
-    const name = `capcount${Date.now()}`;
-    await addWatches(user, PUBLIC_COUNT_CAP, { public: true, name });
-    await addWatches(user, 3, { name }); // private: never counted
+  it(
+    `is exact up to ${PUBLIC_COUNT_CAP}, then ${PUBLIC_COUNT_CAP} with X-Total-Count-Capped`,
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const user = await newUser();
+      const name = `capcount${Date.now()}`;
+      await addWatches(user, PUBLIC_COUNT_CAP, { public: true, name });
+      await addWatches(user, 3, { name }); // private: never counted
 
-    const exact = caller();
-    expect(await exact.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
-    expect(exact.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
-    expect(exact.headers["X-Total-Count-Capped"]).toBeUndefined();
+      const exact = caller();
+      expect(await exact.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
+      expect(exact.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
+      expect(exact.headers["X-Total-Count-Capped"]).toBeUndefined();
 
-    await addWatches(user, 1, { public: true, name });
-    const capped = caller();
-    expect(await capped.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
-    expect(capped.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
-    expect(capped.headers["X-Total-Count-Capped"]).toBe("true");
+      await addWatches(user, 1, { public: true, name });
+      const capped = caller();
+      expect(await capped.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
+      expect(capped.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
+      expect(capped.headers["X-Total-Count-Capped"]).toBe("true");
 
-    // A narrower search counts exactly again.
-    const narrow = caller();
-    await narrow.api.public.list({ q: `${name} 1000`, limit: 5 });
-    expect(narrow.headers["X-Total-Count"]).toBe("1");
+      // A narrower search counts exactly again.
+      const narrow = caller();
+      await narrow.api.public.list({ q: `${name} 1000`, limit: 5 });
+      expect(narrow.headers["X-Total-Count"]).toBe("1");
+    },
+  );
+});
+
+describe("MCP", () => {
+  it("list_watches takes the own list's paging", async () => {
+    const { TOOLS } = await import("@/server/mcp/tools");
+    const list = TOOLS.find((t) => t.name === "list_watches")!;
+    expect(list.inputSchema.properties).toMatchObject({
+      limit: { type: "integer", minimum: 1, maximum: 500 },
+      offset: { type: "integer", minimum: 0 },
+    });
+    expect(list.inputSchema.required ?? []).toEqual([]);
   });
 });
