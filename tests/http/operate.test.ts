@@ -48,6 +48,8 @@ function spansOf(requests: StubRequest[]): Span[] {
     }));
 }
 
+type Call = ReturnType<typeof at>["call"];
+
 describe("operating a server", () => {
   let stubs: Stubs;
   let server: RunningServer;
@@ -71,6 +73,17 @@ describe("operating a server", () => {
     webhookSecret = (await call("GET", "/api/v1/webhooks/secret")).body.secret;
     expect(webhookSecret).toMatch(/^whsec_/);
   }, 120_000);
+
+  /** A watch created with its first run started by the create itself. */
+  async function runNow(call: Call, search_query: string) {
+    const created = await call("POST", "/api/v1/tasks", {
+      auth: apiKey,
+      body: { search_query, run_immediately: true },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.immediate_execution_error).toBeNull();
+    return created.body as { id: string };
+  }
 
   afterAll(async () => {
     await server?.kill();
@@ -96,12 +109,13 @@ describe("operating a server", () => {
         body: {
           search_query: "Postgres 19 beta release",
           notifications: [{ type: "webhook", url: `${stubs.webhook.url}/hook` }],
+          run_immediately: true,
         },
       });
       expect(created.status).toBe(200);
+      expect(created.body.immediate_execution_error).toBeNull();
       const id = created.body.id as string;
       expect((await call("GET", "/api/v1/tasks", { auth: apiKey })).status).toBe(200);
-      expect((await call("POST", `/api/v1/tasks/${id}/execute`, { auth: apiKey })).status).toBe(200);
       const done = await waitFor(
         "the run",
         async () => {
@@ -188,11 +202,10 @@ describe("operating a server", () => {
     { timeout: 120_000 },
     async () => {
       const { call } = at(server);
-      const id = (await call("POST", "/api/v1/tasks", { auth: apiKey, body: { search_query: "Shutdown run" } })).body
-        .id;
       expect((await call("GET", "/api/health/ready")).status).toBe(200);
       const calls = stubs.model.calls();
-      expect((await call("POST", `/api/v1/tasks/${id}/execute`, { auth: apiKey })).status).toBe(200);
+      // Run at once by the create itself (an active watch created otherwise is also due at once: two starts would race).
+      const id = (await runNow(call, "Shutdown run")).id;
       // The model's answer (its second call) is on its way: the run is in the middle of its agent step.
       await waitFor("the agent step", async () => stubs.model.calls() >= calls + 2);
       const stopping = Date.now();
@@ -227,9 +240,8 @@ describe("operating a server", () => {
       { dataDir: server.dataDir },
     );
     const { call } = at(server);
-    const id = (await call("POST", "/api/v1/tasks", { auth: apiKey, body: { search_query: "Cut short" } })).body.id;
     const calls = stubs.model.calls();
-    expect((await call("POST", `/api/v1/tasks/${id}/execute`, { auth: apiKey })).status).toBe(200);
+    const id = (await runNow(call, "Cut short")).id;
     await waitFor("the agent step", async () => stubs.model.calls() >= calls + 2);
     const stopping = Date.now();
     expect(await server.stop()).toBe(0);
