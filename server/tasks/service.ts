@@ -201,7 +201,7 @@ export async function deleteTask(user: User, id: string) {
   await db.$transaction(async (tx) => {
     await tx.task.delete({ where: { id } });
     // A deleted fork no longer counts for the watch it was forked from.
-    await recountSubscribers(tx, [task.forked_from_task_id]);
+    await recountSubscribers(prismaQuery(tx), [task.forked_from_task_id]);
   });
   await scheduler().disarm(id, task.next_run);
   for (const e of task.executions) await scheduler().cancelRun(e.id);
@@ -251,7 +251,7 @@ export async function forkTask(user: User, id: string, name?: string) {
       },
       include: taskInclude,
     });
-    if (!own) await recountSubscribers(tx, [source.id]);
+    if (!own) await recountSubscribers(prismaQuery(tx), [source.id]);
     return created;
   });
   return ownerTaskView(row);
