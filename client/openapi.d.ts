@@ -791,7 +791,7 @@ export interface components {
             url: string;
             title: string;
         };
-        /** @description The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
+        /** @description The watch's verdict: `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
         Resolution: {
             /** @enum {string} */
             status: "watching" | "met" | "resolved";

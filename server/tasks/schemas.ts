@@ -1,4 +1,4 @@
-/** Wire shapes of watches ("tasks" in the API), executions and notification configs (SPEC §2). */
+/** Wire shapes of watches ("tasks" in the API), executions and notification configs. */
 import { z } from "zod";
 import { env } from "../env";
 import { text } from "../text";
@@ -46,10 +46,10 @@ export const cadenceFloor = () => Math.ceil(env.MIN_RUN_INTERVAL_MS / 60_000);
 export const CADENCE_CEILING = 43_200;
 const Minutes = () => z.number().int().min(cadenceFloor()).max(CADENCE_CEILING);
 
-/** A watch's trust bounds unless it sets its own (CONTRACT §8; the columns' defaults too). */
+/** A watch's trust bounds unless it sets its own (the columns' defaults too). */
 export const TRUST_DEFAULTS = { min_confidence: 0.6, min_sources: 1 };
 
-/** How sure and how corroborated a finding must be before it is sent (CONTRACT §8), and the cadence bounds (§11). */
+/** How sure and how corroborated a finding must be before it is sent, and the cadence bounds. */
 const trustAndCadence = {
   min_confidence: z
     .number()
@@ -148,7 +148,7 @@ export const GateSchema = z.object({ passed: z.boolean(), reason: z.string().nul
 });
 
 /**
- * What a successful run found (CONTRACT §4 and §8). Checked when the run is recorded; older rows lack the later
+ * What a successful run found. Checked when the run is recorded; older rows lack the later
  * fields, which read as their defaults.
  */
 export const ExecutionResultSchema = z
@@ -204,7 +204,7 @@ export const ResolutionSchema = z
   .meta({
     id: "Resolution",
     description:
-      "The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the " +
+      "The watch's verdict: `met` while the last notified finding stands (not retracted), `resolved` when the " +
       "watch is completed with such a finding standing, else `watching` (since and answer null, no sources)",
   });
 export type Resolution = z.infer<typeof ResolutionSchema>;
