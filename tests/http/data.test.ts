@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, type Res } from "../helpers/api";
 import { waitFor } from "../helpers/wait";
-import { freshDatabaseUrl, root, startServer, type RunningServer } from "../helpers/server";
+import { root, startServer, type RunningServer } from "../helpers/server";
 import { pgliteExtensions, serveEmbedded } from "@/server/db";
 
 type Run = { code: number | null; out: string };
@@ -128,7 +128,7 @@ describe("backup, restore and move", () => {
   }, 180_000);
 
   it("refuses to move while the server runs, then moves into PostgreSQL verified table by table", async () => {
-    const target = (await freshDatabaseUrl()) ?? null;
+    const target = await emptyPostgres();
     const embeddedTarget = target ? null : await embeddedPostgres();
     const to = target ?? embeddedTarget!.url;
     try {
@@ -156,7 +156,7 @@ describe("backup, restore and move", () => {
         const pgBackup = path.join(tempDir(), "pg.backup");
         const backup = await dataCommand(["backup", pgBackup], { DATABASE_URL: target });
         expect(backup.code).toBe(0);
-        const other = (await freshDatabaseUrl())!;
+        const other = (await emptyPostgres())!;
         const restored = await dataCommand(["restore", pgBackup], { DATABASE_URL: other });
         expect(restored.out).not.toMatch(/MISMATCH/);
         expect(restored.code).toBe(0);
@@ -181,4 +181,19 @@ async function embeddedPostgres() {
       await pglite.close();
     },
   };
+}
+
+/** A new, empty database on the Postgres tier's cluster (DATABASE_URL); null without one. */
+async function emptyPostgres(): Promise<string | null> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return null;
+  const { default: pg } = await import("pg");
+  const name = `watch_moved_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
