@@ -177,7 +177,7 @@ function dataCommand(args: string[], env: Record<string, string>) {
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/db-data.mts", ...args],
     {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
       encoding: "utf8",
     },
   );
