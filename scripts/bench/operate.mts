@@ -102,8 +102,11 @@ async function start(name: string, port: number, env: Record<string, string>): P
   });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
-  for (let i = 0; i < 1200 && !/Watch ready on/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!/Watch ready on/.test(out)) throw new Error(`${name} did not start:\n${out}`);
+  // Ready when readiness says so (LOG_LEVEL=warn keeps the start-up line out of the output).
+  const ready = async () =>
+    (await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null))?.status === 200;
+  for (let i = 0; i < 1200 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await ready())) throw new Error(`${name} did not start:\n${out}`);
   return { name, port, pid: child.pid!, child };
 }
 

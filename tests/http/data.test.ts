@@ -96,7 +96,7 @@ describe("backup, restore and move", () => {
     original = await contents(server);
     expect(original).toHaveLength(3);
     expect(original.flatMap((t) => t.runs).length).toBeGreaterThanOrEqual(1);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await server?.kill();
@@ -125,7 +125,7 @@ describe("backup, restore and move", () => {
     } finally {
       await copy.stop();
     }
-  }, 180_000);
+  }, 300_000);
 
   it("refuses to move while the server runs, then moves into PostgreSQL verified table by table", async () => {
     const target = await emptyPostgres();
@@ -166,7 +166,7 @@ describe("backup, restore and move", () => {
     } finally {
       await embeddedTarget?.stop();
     }
-  }, 240_000);
+  }, 300_000);
 });
 
 /** An empty in-memory embedded database served as PostgreSQL (the move's target when no PostgreSQL is at hand). */
