@@ -30,6 +30,12 @@ const CONNECTIONS = 8;
 
 const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
 const baseUrl = process.env.DATABASE_URL ?? cluster!.url;
+/** Servers started so far: a failed run leaves neither them nor the throwaway cluster behind. */
+const children: ReturnType<typeof spawn>[] = [];
+process.on("exit", () => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  cluster?.stop();
+});
 
 async function freshDatabase(tag: string) {
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -86,6 +92,7 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const otlp = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
+let stopping = false;
 type Server = { name: string; port: number; pid: number; child: ReturnType<typeof spawn> };
 async function start(name: string, port: number, env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, [...benchNodeArgs, ...productArgs], {
@@ -100,8 +107,12 @@ async function start(name: string, port: number, env: Record<string, string>): P
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
+  children.push(child);
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
+  child.once("exit", (code, signal) => {
+    if (!stopping) console.error(`${name} exited (${code ?? signal}):\n${out}`);
+  });
   // Ready when readiness says so (LOG_LEVEL=warn keeps the start-up line out of the output).
   const ready = async () =>
     (await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null))?.status === 200;
@@ -155,6 +166,7 @@ for (let i = 0; i < 50; i++) {
   await r.text();
   scrapes.push(performance.now() - t);
 }
+stopping = true;
 await Promise.all(servers.map((s) => stopped(s.child)));
 receiver.close();
 
@@ -197,5 +209,4 @@ console.log(`db:move    ${dataCommand(["move", "--to", await freshDatabase("move
 fs.rmSync(work, { recursive: true, force: true });
 
 await db.end();
-cluster?.stop();
 process.exit(0);
