@@ -165,8 +165,9 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 
 export type Env = z.infer<typeof schema> & { APP_URL: string };
 
-function load(): Env {
-  const parsed = schema.safeParse(process.env);
+/** The configuration in `source` (the process's environment), validated; throws with one line per problem. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
@@ -176,7 +177,7 @@ function load(): Env {
 }
 
 const g = globalThis as unknown as { __watchEnv?: Env };
-export const env: Env = (g.__watchEnv ??= load());
+export const env: Env = (g.__watchEnv ??= loadEnv());
 
 /** The publishable key Clerk's browser SDK gets (sign-in and dashboard pages), also what their policy allows. */
 export const clerkPublishableKey = () => env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY ?? env.CLERK_PUBLISHABLE_KEY;

@@ -5,7 +5,7 @@
 import { exportPKCS8 } from "jose";
 import type { TestProject } from "vitest/node";
 import { clerkKeys, startClerkStub, TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
-import { ensureBuild, prepareTemplate, startServer } from "./helpers/server";
+import { ensureBuild, startServer } from "./helpers/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,7 +15,6 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   ensureBuild();
-  await prepareTemplate();
   const keys = await clerkKeys();
   const clerk = await startClerkStub();
   const server = await startServer(serverEnv(keys.publicPem, clerk.url));

@@ -18,7 +18,12 @@ export const BUCKETS = {
   badge: { limit: 60, per: "ip" },
   waitlist: { limit: 5, per: "ip" },
   follow: { limit: 5, per: "ip" },
-  "user-write": { limit: env.RATE_LIMIT_USER_PER_MIN, per: "user" },
+  "user-write": {
+    get limit() {
+      return env.RATE_LIMIT_USER_PER_MIN;
+    },
+    per: "user",
+  },
   "api-key-create": { limit: 3, per: "user" },
   preview: { limit: 10, per: "user" },
   /** Failed API-key authentications (server/auth/api-keys.ts). */
