@@ -20,7 +20,7 @@ import { afterAll, beforeAll } from "vitest";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { db } from "@/server/db";
-import { env, loadEnv } from "@/server/env";
+import { env, groups, loadEnv } from "@/server/env";
 import { startServices, stopServices } from "@/server/lifecycle";
 import { clientAddress } from "@/server/net/client-address.mjs";
 import { TEST_AUTHORIZED_PARTY } from "./clerk";
@@ -37,11 +37,23 @@ type Vars = Record<string, string | undefined>;
  */
 export const SERVICE_URL = TEST_AUTHORIZED_PARTY;
 
-/** Replaces the service's configuration by `vars` over the defaults (validated as at a server's start). */
+const VARIABLES = Object.values(groups).flatMap((group) => Object.keys(group));
+/** This process's own: where test databases are made (the cluster in the Postgres tier), and the test runner's mode. */
+const OWN = new Set(["DATABASE_URL", "DATA_DIR", "NODE_ENV"]);
+
+/**
+ * Replaces the service's configuration by `vars` over the defaults (validated as at a server's start). Some libraries
+ * read a variable themselves (Resend its base URL), so the process's environment says the same, as a server's would.
+ */
 function configure(vars: Vars) {
   const next = loadEnv(vars);
   for (const key of Object.keys(env)) delete (env as Record<string, unknown>)[key];
   Object.assign(env, next);
+  for (const key of VARIABLES) {
+    if (OWN.has(key)) continue;
+    if (vars[key] === undefined) delete process.env[key];
+    else process.env[key] = vars[key];
+  }
 }
 
 /**
