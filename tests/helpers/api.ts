@@ -3,10 +3,14 @@ import { importPKCS8 } from "jose";
 import { inject } from "vitest";
 import type { ClerkKeys } from "./clerk";
 import { apiClient, type CallOptions, type Res } from "./client";
+import { remoteStubs } from "./stubs";
 
 export { uniqueId, type Res, type TestUser } from "./client";
 
 export const server = () => inject("server");
+
+/** The stubs behind the shared server (they run in the global setup's process). */
+export const sharedStubs = () => remoteStubs(server().stubs);
 
 let keys: Promise<ClerkKeys> | undefined;
 export function testClerkKeys(): Promise<ClerkKeys> {

@@ -8,9 +8,12 @@
  *   stubs.model.decide((query) => …)          // every other watch's answer (default: a met finding)
  *   stubs.receiver.reply("/down", () => ({ status: 503 }))  // webhooks to `${stubs.receiver.url}/down` fail
  *   stubs.resend.emails()                     // what was sent, oldest first
+ *
+ * From another process (a worker of the black-box tier, a browser test), `remoteStubs(stubs.urls)` does the same
+ * through the stubs' control endpoints (./http.ts), asynchronously.
  */
 import { clerkKeys, mintSessionToken, startClerkStub, TEST_AUTHORIZED_PARTY } from "../clerk";
-import type { StubReply } from "./http";
+import type { StubReply, StubRequest } from "./http";
 import { decisionFor, startModelStub, startSearxStub, type StubDecision } from "./model";
 import { startResendStub, startWebhookReceiver } from "./receivers";
 
@@ -32,7 +35,16 @@ export async function startStubs() {
     startWebhookReceiver((req) => (replies.get(new URL(req.url, "http://x").pathname) ?? (() => ({ text: "ok" })))()),
   ]);
 
+  model.onControl((m: { answer?: { query: string; decision: StubDecision }; delay?: number }) => {
+    if (m.answer) answers.set(m.answer.query, m.answer.decision);
+    if (m.delay !== undefined) modelOptions.answerDelayMs = m.delay;
+  });
+  receiver.onControl((m: { path: string; reply: StubReply }) => replies.set(m.path, () => m.reply));
+  resend.onControl((m: { reply: StubReply }) => void (sendEmail = () => m.reply));
+
   return {
+    /** Where each stub listens, for `remoteStubs` in another process. */
+    urls: { clerk: clerk.url, model: model.url, searx: searx.url, resend: resend.url, receiver: receiver.url },
     clerk: {
       ...clerk,
       keys,
@@ -78,5 +90,41 @@ export async function startStubs() {
       WEBHOOK_ALLOW_PRIVATE: "1",
     }),
     close: () => Promise.all([clerk, model, searx, resend, receiver].map((s) => s.close())).then(() => undefined),
+  };
+}
+
+export type StubUrls = Stubs["urls"];
+
+/** The stubs of another process (`stubs.urls`), steered and read through their control endpoints. */
+export function remoteStubs(urls: StubUrls) {
+  const control = async (url: string, message: unknown) => {
+    const res = await fetch(`${url}/__stub/control`, { method: "POST", body: JSON.stringify(message) });
+    if (!res.ok) throw new Error(`stub control at ${url}: ${res.status}`);
+  };
+  const requests = async (url: string) => (await (await fetch(`${url}/__stub/requests`)).json()) as StubRequest[];
+  return {
+    clerk: {
+      url: urls.clerk,
+      edit: (userId: string, patch: Record<string, unknown>) =>
+        fetch(`${urls.clerk}/__test/users/${userId}`, { method: "POST", body: JSON.stringify(patch) }),
+    },
+    model: {
+      url: urls.model,
+      answer: (query: string, decision: StubDecision) => control(urls.model, { answer: { query, decision } }),
+      delay: (ms: number) => control(urls.model, { delay: ms }),
+    },
+    resend: {
+      url: urls.resend,
+      emails: async () =>
+        (await requests(urls.resend))
+          .filter((r) => r.method === "POST" && r.url.startsWith("/emails"))
+          .map((r) => JSON.parse(r.body)),
+      reply: (reply: StubReply) => control(urls.resend, { reply }),
+    },
+    receiver: {
+      url: urls.receiver,
+      to: async (path: string) => (await requests(urls.receiver)).filter((r) => r.url === path),
+      reply: (path: string, reply: StubReply) => control(urls.receiver, { path, reply }),
+    },
   };
 }
