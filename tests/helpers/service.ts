@@ -23,6 +23,7 @@ import { db } from "@/server/db";
 import { env, groups, loadEnv } from "@/server/env";
 import { startServices, stopServices } from "@/server/lifecycle";
 import { clientAddress } from "@/server/net/client-address.mjs";
+import { memoryLimiter, type RateLimiter } from "@/server/ratelimit";
 import { TEST_AUTHORIZED_PARTY } from "./clerk";
 import { apiClient } from "./client";
 import { handleRoute } from "./routes";
@@ -145,6 +146,19 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
       const headers = new Headers({ "x-watch-client-ip": "127.0.0.1" });
       if (auth) headers.set("authorization", `Bearer ${auth}`);
       return appRouter.createCaller(createContext({ headers, via: "trpc" }));
+    },
+    /**
+     * Rate limits on a clock of the test's own, from fresh counts: every request counts in one window (however slow
+     * the machine) until `nextWindow()`; `release()` goes back to the real clock.
+     */
+    freezeRateLimits: () => {
+      const g = globalThis as { __watchRateLimiter?: RateLimiter };
+      let now = Date.now();
+      g.__watchRateLimiter = memoryLimiter(() => now);
+      return {
+        nextWindow: () => void (now += env.RATE_LIMIT_WINDOW_MS),
+        release: () => void (g.__watchRateLimiter = undefined),
+      };
     },
     /** Changes variables from now on (what a restart with other variables would do), over this file's own. */
     setEnv: (changes: Vars) => configure({ ...base, ...changes }),

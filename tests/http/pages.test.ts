@@ -2,7 +2,7 @@
  * Pages, rendered by Next.js on the shared server: a public watch's page, the directory, a user's page and the landing
  * page; the verdict card, its feeds and badge snippets; the Open Graph image; a retracted finding marked; the pages
  * that links in emails open, which only offer their action (mail scanners follow links). What the API behind them
- * does is tested in-process (tests/service).
+ * does is tested in-process (tests/service), rate limits included, except the buckets pages share with their API twins.
  */
 import { describe, expect, it } from "vitest";
 import { call, createTask, newUser, server, sharedStubs, uniqueId } from "../helpers/api";
@@ -26,14 +26,15 @@ function visitor() {
 
 /** A public watch of a new user with a username; `query` steers the stub model. */
 async function publicWatch(query: string, body: Record<string, unknown> = {}) {
-  const owner = await newUser(undefined, { username: uniqueId("pg").replace(/_/g, "").slice(0, 30) });
+  const username = uniqueId("pg").replace(/_/g, "").slice(0, 30);
+  const owner = await newUser(undefined, { username });
   const task = await createTask(owner.token, { search_query: query, name: query, state: "paused", ...body });
   const published = await call("PATCH", `/api/v1/tasks/${task.id}/visibility`, {
     auth: owner.token,
     body: { is_public: true },
   });
   expect(published.status).toBe(200);
-  return { owner, id: task.id as string };
+  return { owner, username, id: task.id as string };
 }
 
 /** Runs the watch now as its owner and waits for the run to finish. */
@@ -208,4 +209,49 @@ describe("the pages links in emails open", () => {
     expect(await (await anonymous.page(`${pause.pathname}${pause.search}`)).text()).toContain("Pause the watch");
     expect((await watch()).state).toBe("active");
   });
+});
+
+describe("rate limits of pages", () => {
+  /** The shared server's windows (a minute, aligned to the clock): waits for the next one unless `ms` are left. */
+  async function roomInWindow(ms: number) {
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < ms) await new Promise((r) => setTimeout(r, left + 100));
+  }
+  const statuses = async (n: number, request: () => Promise<{ status: number }>) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push((await request()).status);
+    return out;
+  };
+
+  it("a page view counts in its API twin's bucket, a refused one is not counted; a user's page shares the directory's; the Open Graph image the badge's", async () => {
+    const { owner, username, id } = await publicWatch(`page limits ${uniqueId("q")}`);
+    const views = async () => (await call("GET", `/api/v1/tasks/${id}`, { auth: owner.token })).body.view_count;
+
+    await roomInWindow(20_000);
+    const reader = visitor();
+    // 19 API reads + 1 page view use up the 20 of the public-by-id bucket.
+    expect(await statuses(19, () => reader.call("GET", `/api/v1/public/tasks/id/${id}`))).toEqual(Array(19).fill(200));
+    expect((await reader.page(`/w/${id}`)).status).toBe(200);
+    expect((await reader.call("GET", `/api/v1/public/tasks/id/${id}`)).status).toBe(429);
+    const counted = await views();
+    expect(await (await reader.page(`/w/${id}`)).text()).toContain("Too many requests");
+    expect(await views()).toBe(counted); // a refused page view is not counted
+
+    // A user's page lists public watches: it shares the directory's bucket of 10.
+    await roomInWindow(15_000);
+    const browser = visitor();
+    expect(await statuses(9, () => browser.call("GET", "/api/v1/public/tasks"))).toEqual(Array(9).fill(200));
+    expect((await browser.page(`/u/${username}`)).status).toBe(200);
+    expect(await (await browser.page(`/u/${username}`)).text()).toContain("Too many requests");
+
+    // The badge and the Open Graph image: one bucket of 60.
+    await visitor().page(`/w/${id}/opengraph-image`); // the first image warms the renderer up
+    await roomInWindow(20_000);
+    const embedder = visitor();
+    const badge = () => embedder.call("GET", `/api/v1/public/tasks/id/${id}/badge.svg`);
+    expect(await statuses(59, badge)).toEqual(Array(59).fill(200));
+    expect((await embedder.page(`/w/${id}/opengraph-image`)).status).toBe(200);
+    expect((await embedder.page(`/w/${id}/opengraph-image`)).status).toBe(429);
+    expect((await badge()).status).toBe(429);
+  }, 180_000); // up to three waits for room in a window
 });
