@@ -1,8 +1,10 @@
 /**
- * Every page gets a Content-Security-Policy with a fresh nonce (server/http/csp.ts). Next.js reads the nonce from
- * the request's policy header and puts it on the scripts it renders; pages render per request (app/layout.tsx).
- * Only headers are set here: no rewrite, no redirect (the node:http front in scripts/start.mjs serves the requests).
- * Headers every response needs (nosniff, Referrer-Policy) are set by that front.
+ * Every page gets a Content-Security-Policy with a fresh nonce (server/http/csp.ts), prefetches included: a page
+ * fetched ahead (`<link rel=prefetch>`, `Purpose: prefetch`, the router's own) may be the one the browser shows.
+ * Next.js reads the nonce from the request's policy header and puts it on the scripts it renders; pages render per
+ * request (app/layout.tsx). Only headers are set here: no rewrite, no redirect (the node:http front in
+ * scripts/start.mjs serves the requests). Headers every response needs (nosniff, Referrer-Policy, and a policy for
+ * any other HTML) are set by that front.
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/server/http/csp";
@@ -21,13 +23,10 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      // Pages only: not the APIs (REST, tRPC, /auth), static files, Swagger UI's assets or a watch's Open Graph image
-      // (a PNG other sites fetch); not link prefetches.
-      source: "/((?!api/|auth/|_next/static/|_next/image|docs/assets/|favicon\\.ico|w/[^/]+/opengraph-image).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
+      // Pages only: not the APIs (REST, tRPC, /auth, MCP), static files, Swagger UI's assets, the icons or a watch's
+      // Open Graph image (a PNG other sites fetch).
+      source:
+        "/((?!api/|auth/|mcp$|_next/static/|_next/image|docs/assets/|favicon\\.ico|icon\\d*\\.(?:svg|png)|apple-icon\\d*\\.png|w/[^/]+/opengraph-image).*)",
     },
   ],
 };

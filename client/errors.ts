@@ -1,5 +1,8 @@
 /** Typed errors of the Watch API: the HTTP status and the server's `detail`. */
-export type ValidationIssue = { type: string; loc: (string | number)[]; msg: string; input?: unknown };
+import type { components } from "./openapi";
+
+/** One item of a 422's `detail`: `{type, loc, msg, input}`, as the OpenAPI document defines it. */
+export type ValidationIssue = components["schemas"]["ValidationIssue"];
 
 export class ApiError extends Error {
   constructor(

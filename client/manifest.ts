@@ -2,6 +2,9 @@
  * Watches as a file under version control: `watchctl export` writes every watch's definition (YAML by default), and
  * `watchctl apply -f FILE` makes the account match it — watches are matched by name; missing ones are created,
  * changed ones updated, none deleted. The plan is computed here, without the network.
+ *
+ * Such a file gets committed and shared, so an export writes every secret of a channel (a webhook's header values)
+ * as REDACTED unless asked to include them; apply reads REDACTED as "keep the value the watch has".
  */
 import YAML from "yaml";
 import { z } from "zod";
@@ -50,6 +53,44 @@ export const FIELDS = [
   "notifications",
 ] as const;
 
+/** What an export writes in place of a secret; apply keeps the stored value where it finds it. */
+export const REDACTED = "<redacted>";
+
+type Config = Definition["notifications"][number];
+
+/**
+ * A channel config with each secret replaced by `f(value, what)`, `what` naming it for messages ("webhook header
+ * "Authorization""). The one list of what in a channel is secret: a webhook's header values.
+ */
+function mapSecrets(c: Config, f: (value: string, what: string) => string): Config {
+  if (c.type !== "webhook") return c;
+  return {
+    ...c,
+    headers: Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, f(v, `webhook header "${k}"`)])),
+  };
+}
+
+/** The file's definition with every REDACTED value replaced by the one `current` has (a ManifestError if none). */
+function withStoredSecrets(definition: Definition, current: Definition | undefined): Definition {
+  const missing: string[] = [];
+  const notifications = definition.notifications.map((c) => {
+    const stored = new Map<string, string>();
+    const was = current?.notifications.find((s) => s.type === c.type);
+    if (was) mapSecrets(was, (value, what) => (stored.set(what.toLowerCase(), value), value));
+    return mapSecrets(c, (value, what) => {
+      if (value !== REDACTED) return value;
+      const kept = stored.get(what.toLowerCase());
+      if (kept === undefined) missing.push(what);
+      return kept ?? value;
+    });
+  });
+  if (missing.length)
+    throw new ManifestError(
+      `"${definition.name}": ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} ${REDACTED} and the watch has no value to keep: write the value in the file (or export with --include-secrets)`,
+    );
+  return { ...definition, notifications };
+}
+
 export function definitionOf(t: Task): Definition {
   return {
     name: t.name,
@@ -69,10 +110,19 @@ export function definitionOf(t: Task): Definition {
   };
 }
 
-export function exportManifest(tasks: Task[], format: "yaml" | "json") {
-  const manifest = { watches: tasks.map(definitionOf) };
+/** Every watch's definition, secrets written as REDACTED unless `includeSecrets`. */
+export function exportManifest(tasks: Task[], format: "yaml" | "json", opts: { includeSecrets?: boolean } = {}) {
+  const watches = tasks
+    .map(definitionOf)
+    .map((d) =>
+      opts.includeSecrets ? d : { ...d, notifications: d.notifications.map((c) => mapSecrets(c, () => REDACTED)) },
+    );
+  const manifest = { watches };
   if (format === "json") return JSON.stringify(manifest, null, 2) + "\n";
-  return `# Watches exported by watchctl. Apply with: watchctl apply -f <this file>\n${YAML.stringify(manifest)}`;
+  const secrets = opts.includeSecrets
+    ? "# It holds secrets (webhook header values): keep it out of version control.\n"
+    : `# Secrets are written as "${REDACTED}": apply keeps the values your watches have.\n`;
+  return `# Watches exported by watchctl. Apply with: watchctl apply -f <this file>\n${secrets}${YAML.stringify(manifest)}`;
 }
 
 export class ManifestError extends Error {}
@@ -105,17 +155,21 @@ export type Step =
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What apply would do: per file entry, create, update (which fields) or nothing. Fields a file omits keep their value. */
+/**
+ * What apply would do: per file entry, create, update (which fields) or nothing. Fields a file omits keep their value;
+ * so does a secret written as REDACTED (the step's definition carries the stored value).
+ */
 export function plan(wanted: Definition[], existing: Task[]): Step[] {
-  return wanted.map((definition) => {
-    const matches = existing.filter((t) => t.name === definition.name);
+  return wanted.map((fromFile) => {
+    const matches = existing.filter((t) => t.name === fromFile.name);
     if (matches.length > 1)
       throw new ManifestError(
-        `${matches.length} of your watches are named "${definition.name}": rename all but one first`,
+        `${matches.length} of your watches are named "${fromFile.name}": rename all but one first`,
       );
     const current = matches[0];
-    if (!current) return { kind: "create", name: definition.name, definition };
-    const now = definitionOf(current);
+    const now = current && definitionOf(current);
+    const definition = withStoredSecrets(fromFile, now);
+    if (!current || !now) return { kind: "create", name: definition.name, definition };
     const fields = FIELDS.filter((f) => definition[f] !== undefined && !same(definition[f], now[f]));
     return fields.length
       ? { kind: "update", name: definition.name, id: current.id, fields, definition }

@@ -199,7 +199,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a run's webhook again now (same webhook-id); answers 202 with the new attempt's record */
+        /** Send a run's webhook again now (same webhook-id); answers the new attempt's record */
         post: operations["notifications-redeliver"];
         delete?: never;
         options?: never;
@@ -591,7 +591,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Follow a public watch with your own channels (201), or change them (200) */
+        /** Follow a public watch with your own channels, or change them */
         post: operations["follows-follow"];
         /** Stop following a watch */
         delete: operations["follows-unfollow"];
@@ -624,104 +624,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description RSS 2.0 */
-                200: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/rss+xml": string;
-                    };
-                };
-                /** @description Not Modified: your copy (If-None-Match) is current */
-                304: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Task not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: {
-                                /**
-                                 * @example missing
-                                 * @example enum
-                                 * @example string_type
-                                 * @example uuid_parsing
-                                 */
-                                type: string;
-                                loc: (string | number)[];
-                                msg: string;
-                                input: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); shares its rate limit with the JSON Feed */
+        get: operations["public-taskRss"];
         put?: never;
         post?: never;
         delete?: never;
@@ -737,104 +641,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JSON Feed 1.1 */
-                200: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/feed+json": string;
-                    };
-                };
-                /** @description Not Modified: your copy (If-None-Match) is current */
-                304: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Task not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: {
-                                /**
-                                 * @example missing
-                                 * @example enum
-                                 * @example string_type
-                                 * @example uuid_parsing
-                                 */
-                                type: string;
-                                loc: (string | number)[];
-                                msg: string;
-                                input: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** JSON Feed 1.1 with the RSS feed's items; shares its rate limit with the RSS feed */
+        get: operations["public-taskJsonFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -850,104 +658,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description SVG image */
-                200: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/svg+xml": string;
-                    };
-                };
-                /** @description Not Modified: your copy (If-None-Match) is current */
-                304: {
-                    headers: {
-                        /** @description The representation's entity tag */
-                        ETag?: string;
-                        /** @description `public, max-age=60` */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Task not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail?: {
-                                /**
-                                 * @example missing
-                                 * @example enum
-                                 * @example string_type
-                                 * @example uuid_parsing
-                                 */
-                                type: string;
-                                loc: (string | number)[];
-                                msg: string;
-                                input: unknown;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before retrying */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`) */
+        get: operations["public-taskBadge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,6 +672,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ValidationIssue: {
+            /**
+             * @example missing
+             * @example enum
+             * @example string_type
+             * @example uuid_parsing
+             */
+            type: string;
+            /** @description Where: `body`, `query` or `path`, then the field's path */
+            loc: (string | number)[];
+            msg: string;
+            /** @description The offending input (for a missing field, the object it is missing from) */
+            input: unknown;
+        };
         CreatedTask: {
             /** Format: uuid */
             id: string;
@@ -971,7 +697,9 @@ export interface components {
             state: "active" | "paused" | "completed";
             next_run: string | null;
             is_public: boolean;
+            /** Format: int64 */
             view_count: number;
+            /** Format: int64 */
             subscriber_count: number;
             forked_from_task_id: string | null;
             last_known_state: {
@@ -981,8 +709,11 @@ export interface components {
             last_execution: components["schemas"]["Execution"] | null;
             resolution: components["schemas"]["Resolution"];
             min_confidence: number;
+            /** Format: int64 */
             min_sources: number;
+            /** Format: int64 */
             min_interval_minutes: number;
+            /** Format: int64 */
             max_interval_minutes: number;
             notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
             notification_email: string | null;
@@ -1027,9 +758,12 @@ export interface components {
             model?: string;
             /** @description Absent on public views */
             usage?: {
+                /** Format: int64 */
                 input_tokens: number;
+                /** Format: int64 */
                 output_tokens: number;
             };
+            /** Format: int64 */
             duration_ms: number;
             /** @default  */
             next_run_reason: string;
@@ -1094,34 +828,6 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /**
-         * Invalid notification config error (400)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_REQUEST",
-         *       "message": "Invalid notification config",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_REQUEST": {
-            /**
-             * @description The error message
-             * @example Invalid notification config
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example BAD_REQUEST
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
         Task: {
             /** Format: uuid */
             id: string;
@@ -1133,7 +839,9 @@ export interface components {
             state: "active" | "paused" | "completed";
             next_run: string | null;
             is_public: boolean;
+            /** Format: int64 */
             view_count: number;
+            /** Format: int64 */
             subscriber_count: number;
             forked_from_task_id: string | null;
             last_known_state: {
@@ -1143,8 +851,11 @@ export interface components {
             last_execution: components["schemas"]["Execution"] | null;
             resolution: components["schemas"]["Resolution"];
             min_confidence: number;
+            /** Format: int64 */
             min_sources: number;
+            /** Format: int64 */
             min_interval_minutes: number;
+            /** Format: int64 */
             max_interval_minutes: number;
             notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
             notification_email: string | null;
@@ -1159,230 +870,6 @@ export interface components {
                 username: string | null;
             };
         };
-        /**
-         * Authorization not provided error (401)
-         * @description The error information
-         * @example {
-         *       "code": "UNAUTHORIZED",
-         *       "message": "Authorization not provided",
-         *       "issues": []
-         *     }
-         */
-        "error.UNAUTHORIZED": {
-            /**
-             * @description The error message
-             * @example Authorization not provided
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example UNAUTHORIZED
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Monthly run budget reached error (403)
-         * @description The error information
-         * @example {
-         *       "code": "FORBIDDEN",
-         *       "message": "Monthly run budget reached",
-         *       "issues": []
-         *     }
-         */
-        "error.FORBIDDEN": {
-            /**
-             * @description The error message
-             * @example Monthly run budget reached
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example FORBIDDEN
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Not found error (404)
-         * @description The error information
-         * @example {
-         *       "code": "NOT_FOUND",
-         *       "message": "Not found",
-         *       "issues": []
-         *     }
-         */
-        "error.NOT_FOUND": {
-            /**
-             * @description The error message
-             * @example Not found
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example NOT_FOUND
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Internal server error error (500)
-         * @description The error information
-         * @example {
-         *       "code": "INTERNAL_SERVER_ERROR",
-         *       "message": "Internal server error",
-         *       "issues": []
-         *     }
-         */
-        "error.INTERNAL_SERVER_ERROR": {
-            /**
-             * @description The error message
-             * @example Internal server error
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example INTERNAL_SERVER_ERROR
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Rate limit exceeded (10 per minute) error (429)
-         * @description The error information
-         * @example {
-         *       "code": "TOO_MANY_REQUESTS",
-         *       "message": "Rate limit exceeded (10 per minute)",
-         *       "issues": []
-         *     }
-         */
-        "error.TOO_MANY_REQUESTS": {
-            /**
-             * @description The error message
-             * @example Rate limit exceeded (10 per minute)
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example TOO_MANY_REQUESTS
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Model provider error error (502)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_GATEWAY",
-         *       "message": "Model provider error",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_GATEWAY": {
-            /**
-             * @description The error message
-             * @example Model provider error
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example BAD_GATEWAY
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * No model configured error (503)
-         * @description The error information
-         * @example {
-         *       "code": "SERVICE_UNAVAILABLE",
-         *       "message": "No model configured",
-         *       "issues": []
-         *     }
-         */
-        "error.SERVICE_UNAVAILABLE": {
-            /**
-             * @description The error message
-             * @example No model configured
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example SERVICE_UNAVAILABLE
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Task is already running or pending error (409)
-         * @description The error information
-         * @example {
-         *       "code": "CONFLICT",
-         *       "message": "Task is already running or pending",
-         *       "issues": []
-         *     }
-         */
-        "error.CONFLICT": {
-            /**
-             * @description The error message
-             * @example Task is already running or pending
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example CONFLICT
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
         NotificationSend: {
             /** Format: uuid */
             id: string;
@@ -1394,7 +881,10 @@ export interface components {
             execution_id: string | null;
             /** @description What was sent: task.condition_met, task.condition_retracted, task.run_failed, task.run_recovered, account.budget_exhausted, task.test, email.verification, follow.confirmation, digest.daily */
             event: string;
-            /** @description 1 for the first attempt, 2.. for retries */
+            /**
+             * Format: int64
+             * @description 1 for the first attempt, 2.. for retries
+             */
             attempt: number;
             recipient: string;
             /** @enum {string} */
@@ -1448,11 +938,30 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Error: {
+            detail: string;
+        };
+        ValidationError: {
+            detail: components["schemas"]["ValidationIssue"][];
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests allowed in the current window (of the bucket this request counted against) */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "X-RateLimit-Remaining": number;
+        /** @description When the current window ends, in Unix seconds */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description The representation's entity tag */
+        ETag: string;
+        /** @description `public, max-age=60` */
+        "Cache-Control": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1483,9 +992,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -1494,33 +1019,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1547,11 +1078,20 @@ export interface operations {
                     }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
-                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    /**
+                     * Format: int32
+                     * @description Notify only when this many independent sites back the finding (default 1)
+                     */
                     min_sources?: number;
-                    /** @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL) */
+                    /**
+                     * Format: int32
+                     * @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL)
+                     */
                     min_interval_minutes?: number;
-                    /** @description The agent checks at least this often (default and ceiling: 43200, 30 days) */
+                    /**
+                     * Format: int32
+                     * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
+                     */
                     max_interval_minutes?: number;
                 };
             };
@@ -1560,6 +1100,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,12 +1112,13 @@ export interface operations {
             /** @description Invalid notification config */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -1583,55 +1127,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled; or Active task limit reached */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1650,7 +1214,10 @@ export interface operations {
                     condition_description?: string;
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
-                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    /**
+                     * Format: int32
+                     * @description Notify only when this many independent sites back the finding (default 1)
+                     */
                     min_sources?: number;
                 };
             };
@@ -1659,6 +1226,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1674,9 +1244,12 @@ export interface operations {
                         gate: components["schemas"]["Gate"] | null;
                         model: string;
                         usage: {
+                            /** Format: int64 */
                             input_tokens: number;
+                            /** Format: int64 */
                             output_tokens: number;
                         };
+                        /** Format: int64 */
                         duration_ms: number;
                     };
                 };
@@ -1687,53 +1260,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Monthly run budget reached */
+            /** @description Account disabled; or Monthly run budget reached */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded (10 per minute) */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 previews per minute per account, or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Model provider error */
@@ -1742,22 +1327,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No model configured; or the database cannot be reached */
+            /** @description No model configured; or The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1788,20 +1368,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -1810,33 +1395,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1864,11 +1455,20 @@ export interface operations {
                     }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
-                    /** @description Notify only when this many independent sites back the finding (default 1) */
+                    /**
+                     * Format: int32
+                     * @description Notify only when this many independent sites back the finding (default 1)
+                     */
                     min_sources?: number;
-                    /** @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL) */
+                    /**
+                     * Format: int32
+                     * @description The agent checks at most this often (default and floor: MIN_RUN_INTERVAL)
+                     */
                     min_interval_minutes?: number;
-                    /** @description The agent checks at least this often (default and ceiling: 43200, 30 days) */
+                    /**
+                     * Format: int32
+                     * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
+                     */
                     max_interval_minutes?: number;
                 };
             };
@@ -1877,6 +1477,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,12 +1489,13 @@ export interface operations {
             /** @description Invalid state transition or notification config */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -1900,77 +1504,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled; or Active task limit reached (resuming a watch) */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Failed to change task state; the update was rolled back */
+            /** @description Failed to change task state; the update was rolled back; or Internal Server Error */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1986,9 +1588,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
+            /** @description No content */
             204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1999,66 +1604,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2066,8 +1680,7 @@ export interface operations {
     "tasks-execute": {
         parameters: {
             query?: {
-                /** @description Cancel an open execution and start a new one */
-                force?: boolean;
+                force?: boolean | ("true" | "false");
             };
             header?: never;
             path: {
@@ -2080,6 +1693,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,77 +1708,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled; or Monthly run budget reached */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Task is already running or pending */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2197,20 +1823,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -2219,33 +1850,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2279,20 +1916,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -2301,33 +1943,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2352,6 +2000,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2363,12 +2014,13 @@ export interface operations {
             /** @description A username is required first */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -2377,66 +2029,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2462,6 +2123,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,12 +2139,13 @@ export interface operations {
             /** @description Channel not configured */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -2489,66 +2154,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2591,20 +2265,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -2613,33 +2292,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2664,6 +2349,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2676,66 +2364,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2763,6 +2460,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         sends: components["schemas"]["NotificationSend"][];
+                        /** Format: int64 */
                         total: number;
                     };
                 };
@@ -2773,9 +2471,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -2784,33 +2498,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2827,8 +2547,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Successful response */
-            200: {
+            202: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,12 +2561,13 @@ export interface operations {
             /** @description Only webhook deliveries can be redelivered */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -2852,77 +2576,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Send not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Send not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Being redelivered already */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2939,6 +2673,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,77 +2691,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not a dashboard session (API keys cannot sync) */
+            /** @description This endpoint requires a signed-in dashboard session; or Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description User not found at the identity provider */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
-                };
-            };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Clerk client not initialized, or the identity provider is unavailable; or the database cannot be reached */
-            503: {
+            /** @description Internal Server Error */
+            500: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Clerk client not initialized, or the identity provider is unavailable; or The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3053,55 +2776,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description User not synced yet (POST /auth/sync-user) */
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3118,6 +2843,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,55 +2861,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3210,44 +2946,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Account disabled */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3270,6 +3019,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,12 +3034,13 @@ export interface operations {
             /** @description An active key exists */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -3296,77 +3049,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Role developer or admin required */
+            /** @description Account disabled; or Role developer or admin required */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description User not synced */
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded (3 per minute) */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 3 API keys created per minute per account, or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3385,6 +3136,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,66 +3154,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API key not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or API key not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3488,6 +3251,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3500,55 +3266,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3571,6 +3357,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,12 +3369,13 @@ export interface operations {
             /** @description Invalid username, or already set */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -3594,66 +3384,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Username already taken */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3687,9 +3498,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -3698,33 +3525,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3758,44 +3591,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Account disabled */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3819,6 +3665,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,55 +3685,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3906,6 +3775,11 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description How many public watches match */
+                    "X-Total-Count": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3915,47 +3789,45 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 10 requests per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3979,11 +3851,15 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         message: string;
+                        /** Format: int64 */
                         position: number;
                     };
                 };
@@ -3991,58 +3867,57 @@ export interface operations {
             /** @description Email already on waitlist */
             409: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 5 requests per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4064,6 +3939,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         email: string;
+                        /** Format: int64 */
                         position: number;
                         created_at: string;
                     }[];
@@ -4075,55 +3951,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Admins only */
+            /** @description Admins only; or Account disabled */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4145,10 +4023,11 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
-                    /** @description The representation's entity tag */
-                    ETag?: string;
-                    /** @description `public, max-age=60` */
-                    "Cache-Control"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,10 +4037,11 @@ export interface operations {
             /** @description Not Modified: your copy (If-None-Match) is current */
             304: {
                 headers: {
-                    /** @description The representation's entity tag */
-                    ETag?: string;
-                    /** @description `public, max-age=60` */
-                    "Cache-Control"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4169,58 +4049,57 @@ export interface operations {
             /** @description Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 20 requests per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4248,38 +4127,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Database unreachable; or the database cannot be reached */
+            /** @description The database cannot be reached (`database` says why) */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        detail: string;
+                        /** @enum {string} */
+                        status: "ok" | "degraded";
+                        database: string;
+                        scheduler: string;
                     };
                 };
             };
@@ -4319,9 +4186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -4330,33 +4195,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4396,9 +4254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Task not found */
@@ -4407,9 +4263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -4418,33 +4272,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4469,11 +4316,17 @@ export interface operations {
                         period_start: string;
                         /** Format: date-time */
                         period_end: string;
+                        /** Format: int64 */
                         runs: number;
+                        /** Format: int64 */
                         runs_limit: number;
+                        /** Format: int64 */
                         input_tokens: number;
+                        /** Format: int64 */
                         output_tokens: number;
+                        /** Format: int64 */
                         active_tasks: number;
+                        /** Format: int64 */
                         active_tasks_limit: number;
                     };
                 };
@@ -4484,44 +4337,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Account disabled */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4547,8 +4413,11 @@ export interface operations {
                         /** Format: uuid */
                         task_id: string;
                         name: string;
+                        /** Format: int64 */
                         runs: number;
+                        /** Format: int64 */
                         input_tokens: number;
+                        /** Format: int64 */
                         output_tokens: number;
                     }[];
                 };
@@ -4559,9 +4428,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -4570,33 +4455,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4620,8 +4511,11 @@ export interface operations {
         };
         responses: {
             /** @description Successful response */
-            200: {
+            202: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,58 +4528,57 @@ export interface operations {
             /** @description Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded (5 per minute) */
+            /** @description Rate limit exceeded: over 5 requests per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4724,9 +4617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -4735,33 +4626,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4800,9 +4684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
@@ -4811,33 +4693,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4862,9 +4737,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful response */
+            /** @description You followed it already: your channels were replaced */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"];
+                };
+            };
+            /** @description Successful response */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4874,12 +4764,13 @@ export interface operations {
             /** @description You own this task, or an invalid notification */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -4888,66 +4779,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4963,14 +4863,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful response */
-            200: {
+            /** @description No content */
+            204: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Missing, invalid or expired credentials */
             401: {
@@ -4978,66 +4879,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Task not found */
-            404: {
+            /** @description Account disabled */
+            403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
             429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5071,44 +4981,351 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation error */
-            422: {
+            /** @description Account disabled */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail?: {
-                            /**
-                             * @example missing
-                             * @example enum
-                             * @example string_type
-                             * @example uuid_parsing
-                             */
-                            type: string;
-                            loc: (string | number)[];
-                            msg: string;
-                            input: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database cannot be reached; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public-taskRss": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RSS 2.0 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 10 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public-taskJsonFeed": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Feed 1.1 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": string;
+                };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 10 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public-taskBadge": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit) */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SVG image */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 60 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -8,12 +8,29 @@
  *    Who such a request acts as stays server/auth's decision;
  *  - the body cap: a body over MAX_BODY_BYTES is refused with 413 as soon as that is known (a declared
  *    Content-Length at once, a chunked body when the limit is crossed), the connection closed, nothing
- *    buffered beyond the cap.
+ *    buffered beyond the cap;
+ *  - slow clients: a request's headers must arrive within REQUEST_HEADERS_TIMEOUT_MS (10 s) and the whole request
+ *    within REQUEST_BODY_TIMEOUT_MS (30 s), else Node answers 408 and closes the connection; one client address (an
+ *    IPv6 /64) holds at most MAX_CONNECTIONS_PER_CLIENT connections open at once (a trusted proxy's are exempt);
+ *  - a Content-Security-Policy on every HTML answer: pages get theirs with a nonce (proxy.ts); any other HTML (an
+ *    error page outside the pages' routes) gets one that runs nothing.
  */
 import http from "node:http";
-import { clientAddress, isLoopbackHost } from "../server/net/client-address.mjs";
+import {
+  clientAddress,
+  clientGroup,
+  isCrossSiteWrite,
+  isLoopbackHost,
+  isTrustedProxy,
+} from "../server/net/client-address.mjs";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+export const REQUEST_HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_BODY_TIMEOUT_MS = 30_000;
+export const MAX_CONNECTIONS_PER_CLIENT = 256;
+/** The policy of an HTML answer that brought none of its own: nothing runs, nothing loads but its own images. */
+const FALLBACK_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** After refusing a body, how long and how much more its sender may send (discarded) before the connection is dropped. */
 const LINGER_MS = 2000;
 const LINGER_BYTES = 4 * MAX_BODY_BYTES;
@@ -87,23 +104,13 @@ function hasBody(req) {
   return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
-/** A non-GET request a browser sent from another origin (Fetch Metadata, else Origin; neither: not a browser). */
-function isCrossSiteWrite(req) {
-  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
-  const site = req.headers["sec-fetch-site"];
-  if (site !== undefined) return site !== "same-origin" && site !== "none";
-  const origin = req.headers.origin;
-  if (origin === undefined) return false;
-  return !URL.canParse(origin) || new URL(origin).host !== String(req.headers.host).toLowerCase();
-}
-
 function noauthRefusal(req) {
   if (!isLoopbackHost(req.headers.host))
     return [
       421,
       "SERVICE_NOAUTH=1 answers only requests addressed to this machine (Host localhost, 127.0.0.1 or [::1])",
     ];
-  if (isCrossSiteWrite(req))
+  if (isCrossSiteWrite(req.method, (name) => req.headers[name]))
     return [
       403,
       "Cross-site request refused: with SERVICE_NOAUTH=1 only this server's own pages and non-browser clients may write",
@@ -137,18 +144,50 @@ function refuse(req, res, status, detail) {
   res.end(body);
 }
 
-/** Headers for every response (API, RSS, static files, errors, refusals); pages add their Content-Security-Policy (proxy.ts). */
+/**
+ * Headers for every response (API, RSS, static files, errors, refusals); pages add their Content-Security-Policy
+ * (proxy.ts), and an HTML answer without one gets FALLBACK_CSP as its headers go out.
+ */
 function setSecurityHeaders(res) {
   res.setHeader("x-content-type-options", "nosniff");
   res.setHeader("referrer-policy", "strict-origin-when-cross-origin");
+  const writeHead = res.writeHead;
+  res.writeHead = function (status, ...rest) {
+    const given = rest.find((r) => r && typeof r === "object" && !Array.isArray(r)) ?? {};
+    const header = (name) => this.getHeader(name) ?? Object.entries(given).find(([k]) => k.toLowerCase() === name)?.[1];
+    if (/^\s*text\/html/i.test(String(header("content-type") ?? "")) && header("content-security-policy") === undefined)
+      this.setHeader("content-security-policy", FALLBACK_CSP);
+    return writeHead.call(this, status, ...rest);
+  };
 }
+
+/** The answer to a connection over MAX_CONNECTIONS_PER_CLIENT, written before it could send a request. */
+const TOO_MANY_CONNECTIONS = (() => {
+  const body = JSON.stringify({
+    detail: `Too many open connections from your address (at most ${MAX_CONNECTIONS_PER_CLIENT})`,
+  });
+  return (
+    "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\n" +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+})();
 
 /**
  * @param {{ handle: (req: http.IncomingMessage, res: http.ServerResponse) => unknown,
  *           upgrade?: (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => unknown,
- *           noauth: boolean, trustProxy: ReturnType<typeof import("../server/net/client-address.mjs").parseTrustProxy> }} opts
+ *           noauth: boolean, trustProxy: ReturnType<typeof import("../server/net/client-address.mjs").parseTrustProxy>,
+ *           headersTimeoutMs?: number, requestTimeoutMs?: number }} opts
  */
-export function createFront({ handle, upgrade, noauth, trustProxy }) {
+export function createFront({
+  handle,
+  upgrade,
+  noauth,
+  trustProxy,
+  headersTimeoutMs = REQUEST_HEADERS_TIMEOUT_MS,
+  requestTimeoutMs = REQUEST_BODY_TIMEOUT_MS,
+}) {
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error("REQUEST_HEADERS_TIMEOUT_MS must not be greater than REQUEST_BODY_TIMEOUT_MS");
   /** @param {HeldBodyRequest} req */
   async function onRequest(req, res, expectsContinue = false) {
     req.headers["x-watch-client-ip"] = clientAddress(
@@ -169,7 +208,33 @@ export function createFront({ handle, upgrade, noauth, trustProxy }) {
     return handle(req, res);
   }
 
-  const server = http.createServer({ IncomingMessage: HeldBodyRequest }, (req, res) => onRequest(req, res));
+  const server = http.createServer(
+    {
+      IncomingMessage: HeldBodyRequest,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for requests past those times (its default, 30 s, would let one run on that much longer).
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeoutMs / 4)),
+    },
+    (req, res) => onRequest(req, res),
+  );
+  const open = new Map();
+  server.on("connection", (socket) => {
+    if (isTrustedProxy(socket.remoteAddress, trustProxy)) return;
+    const client = clientGroup(socket.remoteAddress);
+    const count = (open.get(client) ?? 0) + 1;
+    if (count > MAX_CONNECTIONS_PER_CLIENT) {
+      socket.end(TOO_MANY_CONNECTIONS);
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      return;
+    }
+    open.set(client, count);
+    socket.once("close", () => {
+      const left = open.get(client) - 1;
+      if (left > 0) open.set(client, left);
+      else open.delete(client);
+    });
+  });
   // `Expect: 100-continue`: refuse before the client sends the body.
   server.on("checkContinue", (req, res) => onRequest(req, res, true));
   const upgraded = new Set();

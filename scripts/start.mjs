@@ -2,7 +2,8 @@
 /**
  * `npm start`: builds when there is no production build, then serves dashboard + API.
  * `npm run dev` (`--dev`): the Next.js development server (no build, reloads on change) behind the same front.
- * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH and caps bodies;
+ * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH, caps bodies and cuts off
+ * slow clients;
  * this script also shuts down gracefully on SIGTERM (in-flight requests finish, then the database is closed).
  */
 import fs from "node:fs";
@@ -53,6 +54,9 @@ const handle = app.getRequestHandler();
 // (one streaming to a closed socket may never settle).
 const inFlight = new Set();
 const server = createFront({
+  // Validated with the rest of the configuration by server/env.ts.
+  headersTimeoutMs: Number(process.env.REQUEST_HEADERS_TIMEOUT_MS || 0) || undefined,
+  requestTimeoutMs: Number(process.env.REQUEST_BODY_TIMEOUT_MS || 0) || undefined,
   handle(req, res) {
     const handling = handle(req, res).finally(() => inFlight.delete(handling));
     inFlight.add(handling);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseTrustProxy } from "./net/client-address.mjs";
+import { BUCKETS } from "./ratelimit/buckets";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -51,6 +52,13 @@ export const groups = {
         "Proxies in front of the server: 1 (one hop), n (that many), or their addresses/CIDR ranges (10.0.0.0/8,fd00::/8). The client is the rightmost X-Forwarded-For entry no trusted proxy wrote. Never set it on a server clients reach directly.",
       ),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Least severe log level written."),
+    /** Read by the front (scripts/front.mjs) as well. */
+    REQUEST_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe(
+      "A request's headers must arrive within this many milliseconds, else 408 and the connection closed.",
+    ),
+    REQUEST_BODY_TIMEOUT_MS: positiveInt(30_000).describe(
+      "A whole request (headers and body) must arrive within this many milliseconds, else 408 and the connection closed.",
+    ),
   },
   Database: {
     DATABASE_URL: optionalString.describe(
@@ -79,6 +87,12 @@ export const groups = {
     CLERK_WEBHOOK_SECRET: optionalString.describe(
       "Signing secret of Clerk's webhook to POST /api/webhooks/clerk (events user.updated, user.deleted).",
     ),
+    SIGNUPS: z
+      .enum(["open", "waitlist"])
+      .default("open")
+      .describe(
+        "What the pages offer a visitor: open, a sign-up; waitlist, the waitlist form instead (home page and /sign-up). Who may create an account is Clerk's setting: set its sign-up mode to match.",
+      ),
   },
   Email: {
     RESEND_API_KEY: optionalString.describe("Resend API key. Unset: email sends are recorded failed with the reason."),
@@ -86,7 +100,10 @@ export const groups = {
     EMAIL_FROM: z.string().default("Watch <watch@localhost>").describe("Sender of every email."),
     EMAILS_PER_USER_PER_DAY: positiveInt(100).describe("Emails one account may cause per day; past it: skipped."),
     EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10).describe(
-      "Emails one address may receive per hour; past it: skipped.",
+      "Alerts one mailbox may receive per hour; past it: skipped, and a finding's email is sent once the hour has room.",
+    ),
+    EMAIL_RECIPIENT_WINDOW_MS: positiveInt(3_600_000).describe(
+      "The window of EMAILS_PER_RECIPIENT_PER_HOUR in milliseconds (an hour; shorter only in tests).",
     ),
   },
   Quotas: {
@@ -142,7 +159,9 @@ export const groups = {
       "With UPSTASH_REDIS_REST_TOKEN: a rate-limit store shared by replicas. Unset: in process.",
     ),
     UPSTASH_REDIS_REST_TOKEN: optionalString.describe("Token of that store."),
-    RATE_LIMIT_USER_PER_MIN: positiveInt(60).describe("Authenticated writes per user per minute."),
+    RATE_LIMIT_USER_PER_MIN: positiveInt(BUCKETS["user-write"].limit).describe(
+      "Authenticated writes per user per minute (every other limit is fixed; each 429 in the OpenAPI document says its own).",
+    ),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000).describe("Length of a rate-limit window (shorter only in tests)."),
   },
   Webhooks: {
@@ -167,7 +186,12 @@ export type Env = z.infer<typeof schema> & { APP_URL: string };
 
 /** The configuration in `source` (the process's environment), validated; throws with one line per problem. */
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const parsed = schema.safeParse(source);
+  const parsed = schema
+    .refine((v) => v.REQUEST_HEADERS_TIMEOUT_MS <= v.REQUEST_BODY_TIMEOUT_MS, {
+      path: ["REQUEST_HEADERS_TIMEOUT_MS"],
+      message: "must not be greater than REQUEST_BODY_TIMEOUT_MS",
+    })
+    .safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

@@ -39,9 +39,11 @@ export const notFound = (what = "Task") => new DomainError("not_found", `${what}
 
 /**
  * A 422 for a field whose value is well-formed but wrong given other data, as a validation failure of the input
- * (answered like the schema's own).
+ * (answered like the schema's own). It is zod's Error subclass: what a schema's parse throws, and what tRPC keeps
+ * as the cause with its issues (a thrown non-Error is copied into a plain Error without them).
  */
 export function validationError(field: string, message: string, input: unknown) {
   const issue = { code: "custom" as const, path: [field], message, input: (input as Record<string, unknown>)?.[field] };
-  return new z.ZodError([issue]);
+  // The Error-derived ZodError (what `parse` throws): tRPC keeps an Error as the cause, `issues` included.
+  return new z.ZodRealError([issue]);
 }

@@ -4,7 +4,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/unstable-core-do-not-import";
-import type { core } from "zod";
+import { z, type core } from "zod";
 import type { DomainError, ErrorCode } from "../errors";
 
 /** Each domain error code as an HTTP status (routes outside tRPC) and a tRPC code (which the adapters answer with it). */
@@ -37,7 +37,27 @@ export const EXPOSED = Symbol.for("watch.api.exposed");
 export const toTRPCError = (e: DomainError) =>
   Object.assign(new TRPCError({ code: TRPC_CODE[e.code], message: e.message, cause: e }), { [EXPOSED]: true });
 
-export type ValidationDetail = { type: string; loc: (string | number)[]; msg: string; input: unknown };
+/** One item of a 422's `detail` list: the one definition (the OpenAPI document's component, and so the SDK's type). */
+export const ValidationIssueSchema = z
+  .strictObject({
+    type: z.string().meta({ examples: ["missing", "enum", "string_type", "uuid_parsing"] }),
+    loc: z
+      .array(z.union([z.string(), z.number().int()]))
+      .meta({ description: "Where: `body`, `query` or `path`, then the field's path" }),
+    msg: z.string(),
+    input: z
+      .unknown()
+      .meta({ description: "The offending input (for a missing field, the object it is missing from)" }),
+  })
+  .meta({ id: "ValidationIssue" });
+export type ValidationDetail = z.infer<typeof ValidationIssueSchema>;
+
+export const ValidationErrorSchema = z
+  .object({ detail: z.array(ValidationIssueSchema) })
+  .meta({ id: "ValidationError" });
+
+/** Every other error's body. */
+export const ErrorSchema = z.object({ detail: z.string() }).meta({ id: "Error" });
 export type Location = "body" | "query" | "path";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -127,6 +147,30 @@ export function validationDetails(
   return out;
 }
 
-export function isZodError(cause: unknown): cause is Error & { issues: core.$ZodIssue[] } {
-  return cause instanceof Error && cause.name === "ZodError" && Array.isArray((cause as { issues?: unknown }).issues);
+/**
+ * What an error answers as `detail`, on every transport: the 422 list for a validation failure, "Internal Server Error"
+ * for anything unexpected (its message may hold internals), else the message, which was written for the client.
+ */
+export function errorDetail(
+  error: TRPCError,
+  input: unknown,
+  locate: (field: string | undefined) => Location,
+): string | ValidationDetail[] {
+  if (error.code === "BAD_REQUEST" && isZodError(error.cause))
+    return validationDetails(error.cause.issues, input, locate);
+  if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) return "Internal Server Error";
+  return error.message;
+}
+
+/**
+ * A validation failure, recognised by its name and issues rather than by class: zod's own ZodError is no Error
+ * subclass, and a bundle may hold more than one copy of zod, so neither `instanceof` can be trusted in every build.
+ */
+export function isZodError(cause: unknown): cause is { name: "ZodError"; message: string; issues: core.$ZodIssue[] } {
+  return (
+    typeof cause === "object" &&
+    cause !== null &&
+    (cause as { name?: unknown }).name === "ZodError" &&
+    Array.isArray((cause as { issues?: unknown }).issues)
+  );
 }

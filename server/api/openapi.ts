@@ -1,97 +1,239 @@
 /**
- * The OpenAPI 3.1 document, generated from the routers (schemas, and each procedure's `errorResponses`),
- * then made true to the wire: errors are `{detail}` bodies, validation errors the 422 list, DELETE of a
- * watch answers 204, and `force` of execute is a query parameter.
+ * The OpenAPI 3.1 document, generated: schemas from the routers' zod, every other fact from each operation's meta
+ * (server/api/wire.ts) and the rate-limit buckets (server/ratelimit), read by the same functions the middleware uses:
+ * success status, security (who may call), error answers, rate-limit headers and 429 texts, conditional GET, query
+ * parameters of body requests. The route handlers of server/http/endpoints.ts are documented from their declarations
+ * the same way. Nothing here names a path.
  */
 import { generateOpenApiDocument } from "trpc-to-openapi";
+import { z } from "zod";
+import { ACCOUNT_DISABLED } from "../auth";
+import { ENDPOINTS } from "../http/endpoints";
+import { BUCKETS, describeLimit, limitOf, windowSeconds, type Bucket } from "../ratelimit";
+import { ErrorSchema, ValidationErrorSchema } from "./errors";
 import { appRouter } from "./root";
+import { bucketsOf, REFUSED, successStatusOf, type Access, type CallType, type Meta, type WireMeta } from "./wire";
 
-type Response = { description?: string; content?: unknown; headers?: unknown };
+type Json = Record<string, unknown>;
+type Response = { description: string; content?: Json; headers?: Record<string, unknown> };
+type Parameter = { name: string; in: string; required?: boolean; schema?: unknown; description?: string };
 type Operation = {
-  parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
+  parameters?: Parameter[];
   requestBody?: {
-    content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }>;
+    required?: boolean;
+    content: Record<string, { schema?: { properties?: Json; required?: string[] } }>;
   };
   responses: Record<string, Response>;
   security?: unknown[];
+  "x-rate-limit"?: unknown;
 };
 
-const errorBody = (description: string): Response => ({
-  description,
-  content: {
-    "application/json": {
-      schema: { type: "object", properties: { detail: { type: "string" } }, required: ["detail"] },
-    },
+/** What the document needs to know of an operation beyond its schemas. */
+type Facts = WireMeta & { access: Access; type: CallType; errors: Record<number, string> };
+
+const SECURITY_SCHEMES = {
+  bearer: { type: "http", scheme: "bearer", description: "An API key (`sk_…`) or a Clerk session token." },
+  admin: {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key or a Clerk session token of an account with the role `admin`.",
   },
-});
-
-/** Any endpoint while the database cannot be reached (server/db/availability.ts). */
-const unavailableBody: Response = {
-  ...errorBody("The database cannot be reached; retry after `Retry-After` seconds"),
-  headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying" } },
-};
-
-const validationBody: Response = {
-  description: "Validation error",
-  content: {
-    "application/json": {
-      schema: {
-        type: "object",
-        properties: {
-          detail: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                type: { type: "string", examples: ["missing", "enum", "string_type", "uuid_parsing"] },
-                loc: { type: "array", items: { oneOf: [{ type: "string" }, { type: "integer" }] } },
-                msg: { type: "string" },
-                input: {},
-              },
-              required: ["type", "loc", "msg", "input"],
-            },
-          },
-        },
-      },
-    },
+  session: {
+    type: "http",
+    scheme: "bearer",
+    description: "A Clerk session token (the dashboard's sign-in); API keys are refused.",
   },
+} as const;
+
+/** An empty requirement says "no credentials needed" in so many words (anonymous on purpose). */
+const SECURITY: Record<Access, Record<string, string[]>[]> = {
+  public: [{}],
+  user: [{ bearer: [] }],
+  admin: [{ admin: [] }],
+  session: [{ session: [] }],
 };
 
-/** Conditional GET of the public reads (CONTRACT §10). */
-const idParameter = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
-const ifNoneMatch = {
+const TAGS = [
+  ["tasks", "Watches (called tasks in paths and payloads), their runs and findings"],
+  ["follows", "Following public watches, by email or with your own channels"],
+  ["notifications", "Delivery history, redelivery, webhook signing secrets, links in notification emails"],
+  ["public", "Anyone's public watches, their feeds and badge, the waitlist (no credentials)"],
+  ["users", "Your username and settings"],
+  ["usage", "Runs and tokens against your limits"],
+  ["auth", "Your account and API keys"],
+  ["admin", "Operator views (role admin)"],
+  ["system", "Health"],
+] as const;
+
+const ref = (kind: "schemas" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const jsonBody = (schema: string) => ({ "application/json": { schema: ref("schemas", schema) } });
+const int32 = (minimum: number) => ({ type: "integer", format: "int32", minimum, maximum: 2 ** 31 - 1 });
+
+const HEADERS = {
+  "X-RateLimit-Limit": {
+    description: "Requests allowed in the current window (of the bucket this request counted against)",
+    schema: int32(1),
+  },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: int32(0) },
+  "X-RateLimit-Reset": {
+    description: "When the current window ends, in Unix seconds",
+    schema: { type: "integer", format: "int64", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+  },
+  "Retry-After": { description: "Seconds to wait before retrying", schema: int32(0) },
+  ETag: { description: "The representation's entity tag", schema: { type: "string", maxLength: 64 } },
+  "Cache-Control": { description: "`public, max-age=60`", schema: { type: "string", maxLength: 64 } },
+};
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, ref("headers", n)]));
+
+const IF_NONE_MATCH: Parameter = {
   name: "If-None-Match",
   in: "header",
   required: false,
-  schema: { type: "string" },
+  schema: { type: "string", maxLength: 1024 },
   description: "The ETag of the copy you hold: 304 without a body when it is current (still counted by the rate limit)",
 };
-const cacheHeaders = {
-  ETag: { schema: { type: "string" }, description: "The representation's entity tag" },
-  "Cache-Control": { schema: { type: "string" }, description: "`public, max-age=60`" },
-};
-const notModified: Response = {
-  description: "Not Modified: your copy (If-None-Match) is current",
-  headers: cacheHeaders,
-};
 
-type ProcedureMeta = {
-  openapi?: { method: string; path: string; protect?: boolean; errorResponses?: Record<number, string> };
-};
+const error = (description: string): Response => ({ description, content: jsonBody("Error") });
+const joined = (texts: string[]) => [...new Set(texts)].join("; or ");
 
-/**
- * Each operation's error responses from its own metadata. (The generator caches one response object per status code
- * across operations, so a description leaked from one operation into every other; and it treats every operation as
- * protected unless told otherwise.) Authenticated operations add 401, authenticated writes the per-user 429; every
- * operation can answer 422 and, while the database is unreachable, 503.
- */
-function operationMetas() {
-  const metas = new Map<string, NonNullable<ProcedureMeta["openapi"]>>();
-  for (const procedure of Object.values(appRouter._def.procedures) as unknown as { _def: { meta?: ProcedureMeta } }[]) {
-    const openapi = procedure._def.meta?.openapi;
-    if (openapi) metas.set(`${openapi.method.toLowerCase()} ${openapi.path}`, openapi);
+/** Every operation's facts, keyed "method path": the procedures' meta, and the route handlers' declarations. */
+function operationFacts() {
+  const facts = new Map<string, Facts>();
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as {
+    _def: { meta?: Meta; type: CallType };
+  }[]) {
+    const { openapi, ...meta } = procedure._def.meta ?? {};
+    if (!openapi) continue;
+    facts.set(`${openapi.method.toLowerCase()} ${openapi.path}`, {
+      ...meta,
+      access: meta.access ?? "public",
+      type: procedure._def.type,
+      errors: { ...(openapi.errorResponses as Record<number, string> | undefined) },
+    });
   }
-  return metas;
+  for (const e of Object.values(ENDPOINTS))
+    facts.set(`${e.method.toLowerCase()} ${e.path}`, {
+      rateLimit: e.rateLimit,
+      conditional: e.conditional,
+      access: "public",
+      type: "query",
+      errors: { ...e.errorResponses },
+    });
+  return facts;
+}
+
+/** The route handlers' operations, for the generator to render their parameters from zod. */
+function endpointPaths() {
+  return Object.fromEntries(
+    Object.values(ENDPOINTS).map((e) => [
+      e.path,
+      {
+        [e.method.toLowerCase()]: {
+          operationId: e.operationId,
+          summary: e.summary,
+          tags: [...e.tags],
+          requestParams: { path: e.params },
+          responses: {
+            200: { description: e.produces.description, content: { [e.produces.type]: { schema: z.string() } } },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** How a 429 happens: over one of the operation's buckets, or (with credentials) too many failed API-key checks. */
+function limitedBecause(f: Facts, buckets: Bucket[]) {
+  const reasons = buckets.map(describeLimit);
+  if (f.access !== "public") reasons.push(describeLimit("api-key-failure"));
+  return reasons.length ? `Rate limit exceeded: over ${reasons.join(", or over ")}` : undefined;
+}
+
+function responsesOf(f: Facts, generated: Response, hasInput: boolean, buckets: Bucket[]) {
+  const status = successStatusOf(f);
+  const success: Response = status === 204 ? { description: "No content" } : { ...generated };
+  const responses: Record<string, Response> = { [status]: success };
+  for (const [other, description] of Object.entries(f.alsoAnswers ?? {}))
+    responses[other] = { ...success, description: description! };
+  if (f.conditional) {
+    success.headers = { ...success.headers, ...headerRefs(["ETag", "Cache-Control"]) };
+    responses["304"] = {
+      description: "Not Modified: your copy (If-None-Match) is current",
+      headers: headerRefs(["ETag", "Cache-Control"]),
+    };
+  }
+
+  const errors = new Map<number, string[]>();
+  const add = (code: number, text: string | undefined) => text && errors.set(code, [...(errors.get(code) ?? []), text]);
+  if (f.access !== "public") {
+    add(401, "Missing, invalid or expired credentials");
+    if (f.access === "session") add(403, REFUSED.sessionOnly);
+    if (f.access === "admin") add(403, REFUSED.adminOnly);
+    add(403, ACCOUNT_DISABLED);
+    if (f.access !== "session") add(404, REFUSED.notSynced);
+  }
+  for (const [code, text] of Object.entries(f.errors)) add(Number(code), text);
+  if (hasInput) add(422, "Validation error");
+  add(429, limitedBecause(f, buckets));
+  add(500, "Internal Server Error");
+  for (const [code, texts] of errors) {
+    if (code === 503) continue; // with the outage answer, below
+    const r: Response =
+      code === 422 ? { description: texts[0]!, content: jsonBody("ValidationError") } : error(joined(texts));
+    if (code === 429) r.headers = headerRefs([...RATE_LIMIT_HEADERS, "Retry-After"]);
+    responses[code] = r;
+  }
+  if (!responses["503"]) {
+    const texts = [...(errors.get(503) ?? []), "The database cannot be reached; retry after `Retry-After` seconds"];
+    responses["503"] = { ...error(joined(texts)), headers: headerRefs(["Retry-After"]) };
+  }
+  // Every answer given after the request was counted carries the bucket's headers (401s come before the count).
+  if (buckets.length)
+    for (const [code, r] of Object.entries(responses))
+      if (/^[234]/.test(code) && code !== "401") r.headers = { ...headerRefs(RATE_LIMIT_HEADERS), ...r.headers };
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/** Moves input fields a body request reads from its query string out of the body and into query parameters. */
+function queryParameters(op: Operation, fields: readonly string[], where: string) {
+  const body = op.requestBody?.content["application/json"]?.schema;
+  for (const name of fields) {
+    const schema = body?.properties?.[name];
+    if (!body?.properties || !schema)
+      throw new Error(`OpenAPI: ${where} declares query field ${name}, not in its input`);
+    delete body.properties[name];
+    (op.parameters ??= []).push({ name, in: "query", required: body.required?.includes(name) ?? false, schema });
+    body.required = body.required?.filter((n) => n !== name);
+  }
+  if (body && !Object.keys(body.properties ?? {}).length) delete op.requestBody;
+}
+
+/** Integers say their size (int32 when their bounds fit, else int64), so clients pick a type that holds them. */
+function integerFormats(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(integerFormats);
+  if (!node || typeof node !== "object") return;
+  const o = node as Json;
+  if (o.type === "integer" && o.format === undefined) {
+    const fits = (v: unknown) => typeof v === "number" && Math.abs(v) <= 2 ** 31 - 1;
+    o.format = fits(o.minimum) && fits(o.maximum) ? "int32" : "int64";
+  }
+  Object.values(o).forEach(integerFormats);
+}
+
+/** Drops component schemas nothing refers to (the generator registers error shapes this document does not use). */
+function pruneSchemas(doc: { components: { schemas?: Json } }) {
+  const schemas = doc.components.schemas ?? {};
+  const refs = (node: unknown) =>
+    [...JSON.stringify(node ?? null).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+  const queue = refs({ ...doc, components: { ...doc.components, schemas: {} } });
+  const used = new Set<string>();
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (used.has(name)) continue;
+    used.add(name);
+    queue.push(...refs(schemas[name]));
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
 function build() {
@@ -101,88 +243,48 @@ function build() {
     baseUrl: "/",
     description:
       "Watches (called *tasks* in paths and payloads) are checked by an AI agent with grounded web search; " +
-      "you are notified by email or signed webhook when the condition is met. Authenticate with " +
+      "you are notified by email, signed webhook or chat when the condition is met. Authenticate with " +
       '`Authorization: Bearer <API key or Clerk session token>`. Errors are `{"detail": string}`, ' +
-      "validation errors 422 with a list of `{type, loc, msg, input}`.",
-    securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key (sk_…) or Clerk session JWT" } },
-  });
-  const metas = operationMetas();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const meta = metas.get(`${method} ${path}`);
-      if (!meta) throw new Error(`OpenAPI: no procedure metadata for ${method.toUpperCase()} ${path}`);
-      const isProtected = meta.protect !== false;
-      const responses: Record<string, Response> = {};
-      if (method === "delete" && path === "/api/v1/tasks/{id}") responses["204"] = { description: "Deleted" };
-      else responses["200"] = op.responses["200"]!;
-      const errors: Record<string, string> = {};
-      if (isProtected) errors["401"] = "Missing, invalid or expired credentials";
-      if (isProtected && method !== "get") errors["429"] = "Rate limit exceeded";
-      Object.assign(errors, meta.errorResponses);
-      for (const [status, description] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)))
-        responses[status] = errorBody(description);
-      responses["422"] = validationBody;
-      responses["503"] = errors["503"]
-        ? { ...unavailableBody, description: `${errors["503"]}; or the database cannot be reached` }
-        : unavailableBody;
-      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
-      if (isProtected) op.security = [{ bearer: [] }];
-      else delete op.security;
-      if (method === "post" && path === "/api/v1/tasks/{id}/execute") {
-        delete op.requestBody;
-        (op.parameters ??= []).push({
-          name: "force",
-          in: "query",
-          required: false,
-          schema: { type: "boolean" },
-          description: "Cancel an open execution and start a new one",
-        });
-      }
+      "validation errors 422 with a list of `{type, loc, msg, input}`. Rate-limited operations send " +
+      "`X-RateLimit-Limit`/`-Remaining`/`-Reset` on every answer and `Retry-After` with a 429; each 429 says its limit.",
+    securitySchemes: SECURITY_SCHEMES,
+    paths: endpointPaths(),
+    defs: { Error: ErrorSchema, ValidationError: ValidationErrorSchema },
+  }) as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas?: Json; headers?: Json };
+    servers?: unknown[];
+    tags?: unknown[];
+  };
+  doc.servers = [
+    { url: "/", description: "The server that serves this document (production, or a local development server)" },
+  ].map((s) => ({ ...s, "x-internal": false }));
+  doc.tags = TAGS.map(([name, description]) => ({ name, description }));
+  doc.components.headers = HEADERS;
+
+  const facts = operationFacts();
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const f = facts.get(`${method} ${path}`);
+      if (!f) throw new Error(`OpenAPI: no declaration for ${where}`);
+      if (f.query) queryParameters(op, f.query, where);
+      if (f.conditional) (op.parameters ??= []).push(IF_NONE_MATCH);
+      const buckets = bucketsOf(f, f.type);
+      const hasInput = !!op.requestBody || !!op.parameters?.some((p) => p.in !== "header");
+      op.responses = responsesOf(f, op.responses["200"]!, hasInput, buckets);
+      op.security = SECURITY[f.access];
+      if (buckets.length)
+        op["x-rate-limit"] = buckets.map((b) => ({
+          bucket: b,
+          limit: limitOf(b),
+          window_seconds: windowSeconds(),
+          per: BUCKETS[b].per,
+        }));
     }
-  }
-  // The feeds and the badge are served by their own route handlers (app/api/v1/public/tasks/id/[id]/…).
-  const paths = (doc.paths ??= {}) as Record<string, unknown>;
-  for (const [suffix, summary, type, description] of [
-    [
-      "rss",
-      "RSS 2.0 feed of a public watch's findings and retractions (last 50 findings, newest first); 10/min per IP with feed.json",
-      "application/rss+xml",
-      "RSS 2.0",
-    ],
-    [
-      "feed.json",
-      "JSON Feed 1.1 with the RSS feed's items; 10/min per IP with rss",
-      "application/feed+json",
-      "JSON Feed 1.1",
-    ],
-    [
-      "badge.svg",
-      "SVG badge of a public watch's verdict (`watch | met · 2 Nov 2026`); 60/min per IP",
-      "image/svg+xml",
-      "SVG image",
-    ],
-  ] as const)
-    paths[`/api/v1/public/tasks/id/{id}/${suffix}`] = {
-      get: {
-        tags: ["public"],
-        summary,
-        parameters: [idParameter, ifNoneMatch],
-        responses: {
-          "200": { description, headers: cacheHeaders, content: { [type]: { schema: { type: "string" } } } },
-          "304": notModified,
-          "404": errorBody("Task not found"),
-          "422": validationBody,
-          "429": errorBody("Rate limit exceeded"),
-          "503": unavailableBody,
-        },
-      },
-    };
-  const publicTask = (paths["/api/v1/public/tasks/id/{id}"] as { get: Operation }).get;
-  publicTask.parameters = [...(publicTask.parameters ?? []), ifNoneMatch];
-  publicTask.responses["200"] = { ...publicTask.responses["200"]!, headers: cacheHeaders };
-  publicTask.responses = Object.fromEntries(
-    Object.entries({ ...publicTask.responses, "304": notModified }).sort(([a], [b]) => Number(a) - Number(b)),
-  );
+  integerFormats(doc.paths);
+  integerFormats(doc.components.schemas);
+  pruneSchemas(doc);
   return doc;
 }
 

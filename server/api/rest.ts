@@ -3,11 +3,18 @@
  * process (its fetch adapter rebuilds the route table on every request), with the response rules of SPEC §7:
  * errors are exactly `{detail}`, validation errors 422, DELETE 204 and Not Modified 304 without a body. Bodies arrive
  * complete and within the 1 MB cap (the front, scripts/front.mjs, answers 413 before any route runs).
+ *
+ * A write's input is its JSON body. A write anyone may send without credentials (a follow by email, the waitlist, the
+ * buttons behind email links) must say `Content-Type: application/json` even when it has no body: a web page can
+ * make its visitors' browsers send a form or a no-cors fetch (a CORS simple request) anywhere, but not that header,
+ * which needs a preflight this server never grants. Query strings join a write's input only for WRITE_QUERY_PARAMETERS.
  */
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { isZodError } from "./errors";
 import { jsonTooDeep, TOO_DEEP } from "./json";
 import { appRouter } from "./root";
 import { createContext, type Context } from "./trpc";
+import type { Meta } from "./wire";
 
 type FakeRes = { statusCode: number; headers: Headers; body?: string };
 /** The adapter reads `url`, `headers`, `body` (already parsed here) and `signal` of a Request. */
@@ -33,7 +40,7 @@ const handler = createOpenApiNodeHttpHandler({
   responseMeta: ({ ctx, errors }: { ctx?: Context; errors: { code: string; cause?: unknown }[] }) => {
     if (errors.length) {
       const e = errors[0]!;
-      const isValidation = e.code === "BAD_REQUEST" && (e.cause as Error | undefined)?.name === "ZodError";
+      const isValidation = e.code === "BAD_REQUEST" && isZodError(e.cause);
       return { status: isValidation ? 422 : undefined, headers: ctx?.res.headers ?? {} };
     }
     return { status: ctx?.res.status ?? 200, headers: ctx?.res.headers ?? {} };
@@ -44,6 +51,32 @@ const handler = createOpenApiNodeHttpHandler({
     if (state) state.failed = true;
   },
 } as never) as unknown as (req: FakeReq, res: unknown) => Promise<void>;
+
+/**
+ * The writes (method and path pattern), from the procedures' own meta: which need no credentials (they take a JSON
+ * body only, so no cross-site simple request can make a visitor post them), and which query parameters they take
+ * (`POST /api/v1/tasks/{id}/execute?force=true`); any other query parameter is not input.
+ */
+const writes = Object.values(appRouter._def.procedures).flatMap((procedure) => {
+  const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
+  const o = meta?.openapi;
+  if (!o || o.method === "GET") return [];
+  const pattern = o.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+  return [
+    {
+      method: o.method as string,
+      path: new RegExp(`^${pattern}$`),
+      anonymous: meta.access === "public",
+      query: new Set(meta.query ?? []),
+    },
+  ];
+});
+const writeAt = (method: string, pathname: string) => writes.find((w) => w.method === method && w.path.test(pathname));
+
+const isJson = (type: string | null) => type?.split(";")[0]!.trim().toLowerCase() === "application/json";
+
+const unsupportedType = (type: string | null) =>
+  json(415, { detail: `Unsupported content type '${type || "none"}': send application/json` });
 
 function jsonInvalid(message: string, body: string) {
   return json(422, {
@@ -69,10 +102,10 @@ export async function handleRest(request: Request): Promise<Response> {
       return json(400, { detail: "Request body incomplete" });
     }
     body = {};
+    const type = request.headers.get("content-type");
+    const write = writeAt(request.method, url.pathname);
+    if (!isJson(type) && (text.trim() || write?.anonymous)) return unsupportedType(type);
     if (text.trim()) {
-      const type = request.headers.get("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("application/json"))
-        return json(415, { detail: `Unsupported content type '${type || "none"}': send application/json` });
       if (jsonTooDeep(text)) return jsonInvalid(TOO_DEEP, text);
       try {
         body = JSON.parse(text);
@@ -81,9 +114,9 @@ export async function handleRest(request: Request): Promise<Response> {
       }
     }
     headers.set("content-type", "application/json");
-    // Query parameters of body requests (e.g. `POST …/execute?force=true`) join the input; the body wins.
+    // The query parameter a write takes joins its input; the body wins.
     if (url.search && body && typeof body === "object" && !Array.isArray(body)) {
-      const query = Object.fromEntries(url.searchParams);
+      const query = Object.fromEntries([...url.searchParams].filter(([k]) => write?.query.has(k)));
       queryKeys = new Set(Object.keys(query).filter((k) => !(k in (body as object))));
       body = { ...query, ...(body as object) };
     }

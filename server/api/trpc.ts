@@ -2,34 +2,49 @@
  * tRPC for both the dashboard (/api/trpc) and the REST API (trpc-to-openapi at /api/v1 and /auth).
  *  1. Context: request headers and the client address, plus what a procedure wants to say about the response.
  *  2. Initialisation: errors are formatted into the spec's `{detail}` bodies.
- *  3. Procedures: public -> authed (any credential, synced user) and the JWT-only procedure of /auth/sync-user.
+ *  3. Procedures: public -> authed (any credential, synced user) -> admin, and the session-only procedure of
+ *     /auth/sync-user. Each ends with the middleware that applies the operation's wire facts (./wire.ts): its rate
+ *     limits and its success status, whatever the transport.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
-import { rateLimitedError, takeToken, type Bucket } from "../ratelimit";
+import { BUCKETS, rateLimitedError, takeToken, type Bucket } from "../ratelimit";
 import { DomainError } from "../errors";
-import { EXPOSED, isZodError, toTRPCError, validationDetails, type Location } from "./errors";
+import { errorDetail, EXPOSED, isZodError, toTRPCError, type Location } from "./errors";
+import { bucketsOf, declaresStatus, pathParameters, REFUSED, successStatusOf, type Meta } from "./wire";
 
 // 1. Context
 export type ResponseMeta = { status?: number; headers: Record<string, string> };
 export type Context = {
   headers: Headers;
   clientIp: string | null;
-  /** "rest" when called through the OpenAPI adapter (errors name body/query/path locations). */
-  via: "rest" | "trpc" | "server";
+  /**
+   * "rest" when called through the OpenAPI adapter (errors name body/query/path locations); "trpc" (the dashboard)
+   * and "server" (server components) may authenticate with the session cookie; "mcp" is an AI assistant's tool call.
+   */
+  via: "rest" | "trpc" | "server" | "mcp";
   httpMethod: string;
   requestId: string;
   /** REST: names of input fields that came from the query string of a body request. */
   queryKeys?: Set<string>;
+  /** The called operation's path parameters (its meta's path template), which validation errors locate in `path`. */
+  pathParams?: string[];
+  /** Who is calling, when the transport has already authenticated the request (MCP, once per HTTP request). */
+  authenticated?: Caller;
   res: ResponseMeta;
 };
 
-export function createContext(opts: { headers: Headers; via: Context["via"]; httpMethod?: string }): Context {
+export function createContext(opts: {
+  headers: Headers;
+  via: Context["via"];
+  httpMethod?: string;
+  authenticated?: Caller;
+}): Context {
   return {
     headers: opts.headers,
+    authenticated: opts.authenticated,
     clientIp: opts.headers.get("x-watch-client-ip"),
     via: opts.via,
     httpMethod: opts.httpMethod ?? "POST",
@@ -41,7 +56,7 @@ export function createContext(opts: { headers: Headers; via: Context["via"]; htt
 // 2. Initialisation
 function locate(ctx: Context | undefined) {
   return (field: string | undefined): Location => {
-    if (field === "id") return "path";
+    if (field && ctx?.pathParams?.includes(field)) return "path";
     if (field && ctx?.queryKeys?.has(field)) return "query";
     return ctx && (ctx.httpMethod === "GET" || ctx.httpMethod === "DELETE") ? "query" : "body";
   };
@@ -49,15 +64,10 @@ function locate(ctx: Context | undefined) {
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<Meta>()
   .create({
     errorFormatter({ shape, error, input, ctx }) {
-      let detail: unknown;
-      if (error.code === "BAD_REQUEST" && isZodError(error.cause))
-        detail = validationDetails(error.cause.issues, input, locate(ctx));
-      else if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) detail = "Internal Server Error";
-      else detail = error.message;
-      return { ...shape, detail };
+      return { ...shape, detail: errorDetail(error, input, locate(ctx)) };
     },
   });
 
@@ -80,7 +90,8 @@ export const router = t.router;
  * retry; a domain validation failure is the 422 list; anything else unexpected is logged with the request's id and
  * answered "Internal Server Error".
  */
-const pipeline = t.middleware(async ({ ctx, next, path }) => {
+const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
+  ctx.pathParams = pathParameters(meta?.openapi?.path);
   const result = await next();
   if (result.ok || EXPOSED in result.error) return result;
   const cause = result.error.cause;
@@ -101,47 +112,71 @@ const pipeline = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(pipeline);
+const base = t.procedure.use(pipeline);
 
-const withCaller = t.middleware(async ({ ctx, next }) => {
-  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
-  return next({ ctx: { caller } });
-});
-
-/** Counts the request against a rate-limit bucket, keyed by client IP or by the signed-in user. */
+/** Counts the request against a rate-limit bucket, keyed by client address or by the signed-in account. */
 async function limit(ctx: Context, bucket: Bucket, key: string) {
   const verdict = await takeToken(bucket, key);
   Object.assign(ctx.res.headers, verdict.headers);
   if (!verdict.ok) throw rateLimitedError(verdict);
 }
 
-export const ipRateLimited = (bucket: Bucket) =>
-  t.middleware(async ({ ctx, next }) => {
-    await limit(ctx, bucket, ctx.clientIp ?? "unknown");
-    return next();
-  });
+/**
+ * The last step of every ladder: the operation's rate limits (its meta's bucket, and the per-user write limit of
+ * authenticated writes) before the handler, its success status after it. For every transport, so the dashboard and
+ * MCP are limited as the REST API is. A handler picks one of the other statuses its meta declares (`alsoAnswers`,
+ * 304 of a conditional GET) by setting `ctx.res.status`.
+ */
+const wire = t.middleware(async ({ ctx, meta, type, path, next }) => {
+  const account =
+    (ctx as { user?: { id: string } }).user?.id ?? (ctx as { caller?: { clerkUserId?: string } }).caller?.clerkUserId;
+  for (const bucket of bucketsOf(meta, type as "query" | "mutation"))
+    await limit(ctx, bucket, (BUCKETS[bucket].per === "user" && account) || (ctx.clientIp ?? "unknown"));
+  const result = await next();
+  if (result.ok) {
+    if (ctx.res.status === undefined) ctx.res.status = successStatusOf(meta);
+    else if (!declaresStatus(meta, ctx.res.status))
+      console.error(
+        `[request ${ctx.requestId}] ${path} answered ${ctx.res.status}, a status its meta does not declare`,
+      );
+  }
+  return result;
+});
 
-/** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
-export const authedProcedure = publicProcedure.use(withCaller).use(async ({ ctx, next, type }) => {
+export const publicProcedure = base.meta({ access: "public" }).use(wire);
+
+const withCaller = t.middleware(async ({ ctx, next }) => {
+  const cookie = ctx.via === "trpc" || ctx.via === "server";
+  const caller: Caller = ctx.authenticated ?? (await authenticate(ctx.headers, ctx.clientIp, cookie));
+  return next({ ctx: { caller } });
+});
+
+const synced = withCaller.unstable_pipe(async ({ ctx, next }) => {
   const user = ctx.caller.user;
-  if (!user)
-    throw new DomainError("not_found", "User not found. Sign in to the dashboard (POST /auth/sync-user) first.");
-  if (type === "mutation") await limit(ctx, "user-write", user.id);
+  if (!user) throw new DomainError("not_found", REFUSED.notSynced);
   return next({ ctx: { user } });
 });
 
-/** A stricter per-user bucket on top of the write limit (API key creation). */
-export const userRateLimited = (bucket: Bucket) =>
-  t.middleware(async ({ ctx, next }) => {
-    const user = (ctx as Context & { user?: { id: string } }).user;
-    if (user) await limit(ctx, bucket, user.id);
+/** Any credential; the caller's user record must exist (a Clerk user syncs first via POST /auth/sync-user). */
+export const authedProcedure = base.meta({ access: "user" }).use(synced).use(wire);
+
+/** A signed-in admin (role `admin`), with any credential. */
+export const adminProcedure = base
+  .meta({ access: "admin" })
+  .use(synced)
+  .use(({ ctx, next }) => {
+    if (ctx.user.role !== "admin") throw new DomainError("forbidden", REFUSED.adminOnly);
     return next();
-  });
+  })
+  .use(wire);
 
 /** Identity-provider session only (not API keys). */
-export const sessionProcedure = publicProcedure.use(withCaller).use(({ ctx, next }) => {
-  const caller = ctx.caller;
-  if (caller.method === "api_key")
-    throw new DomainError("forbidden", "This endpoint requires a signed-in dashboard session");
-  return next({ ctx: { caller } });
-});
+export const sessionProcedure = base
+  .meta({ access: "session" })
+  .use(withCaller)
+  .use(({ ctx, next }) => {
+    const caller = ctx.caller;
+    if (caller.method === "api_key") throw new DomainError("forbidden", REFUSED.sessionOnly);
+    return next({ ctx: { caller } });
+  })
+  .use(wire);

@@ -48,8 +48,17 @@ export async function verifySessionToken(token: string): Promise<{ userId: strin
   }
 }
 
-/** What the account mirrors of the Clerk user: a banned user is inactive (no session, no API key). */
-export type ClerkProfile = { email: string; first_name: string; role: string | null; is_active: boolean };
+/**
+ * What the account mirrors of the Clerk user: a banned user is inactive (no session, no API key). `clerk_updated_at`
+ * is the version it was read at (Clerk's `updated_at`), when known: an older one never overwrites a newer one.
+ */
+export type ClerkProfile = {
+  email: string;
+  first_name: string;
+  role: string | null;
+  is_active: boolean;
+  clerk_updated_at?: Date;
+};
 
 const roleOf = (metadata: unknown) => {
   const role = (metadata as { role?: unknown } | null | undefined)?.role;
@@ -63,6 +72,7 @@ export function profileFromUserJson(u: {
   first_name?: string | null;
   public_metadata?: unknown;
   banned?: boolean;
+  updated_at?: number;
 }): ClerkProfile {
   const emails = u.email_addresses ?? [];
   const primary = emails.find((e) => e.id === u.primary_email_address_id) ?? emails[0];
@@ -71,6 +81,7 @@ export function profileFromUserJson(u: {
     first_name: u.first_name ?? "",
     role: roleOf(u.public_metadata),
     is_active: !u.banned,
+    ...(typeof u.updated_at === "number" ? { clerk_updated_at: new Date(u.updated_at) } : {}),
   };
 }
 
@@ -83,6 +94,7 @@ export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfi
       first_name: u.firstName ?? "",
       role: roleOf(u.publicMetadata),
       is_active: !u.banned,
+      ...(typeof u.updatedAt === "number" ? { clerk_updated_at: new Date(u.updatedAt) } : {}),
     };
   } catch (e) {
     if ((e as { status?: number }).status === 404)

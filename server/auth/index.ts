@@ -16,6 +16,8 @@ export type Caller =
   | { method: "noauth"; user: User }
   | { method: "jwt"; clerkUserId: string; sessionId: string | null; user: User | null };
 
+export const ACCOUNT_DISABLED = "Account disabled";
+
 export const NOAUTH_USER = {
   id: "00000000-0000-0000-0000-000000000001",
   clerk_user_id: "user_noauth",
@@ -59,6 +61,6 @@ export async function authenticate(headers: Headers, clientIp: string | null, al
   if (token.split(".").length !== 3) throw new DomainError("unauthorized", "Invalid API key");
   const { userId: clerkUserId, sessionId } = await verifySessionToken(token);
   const user = await sessionUser(clerkUserId, sessionId);
-  if (user && !user.is_active) throw new DomainError("forbidden", "Account disabled");
+  if (user && !user.is_active) throw new DomainError("forbidden", ACCOUNT_DISABLED);
   return { method: "jwt", clerkUserId, sessionId, user };
 }

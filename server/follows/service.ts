@@ -1,15 +1,21 @@
 /**
- * Following a public watch without forking it (CONTRACT §9): by email (double opt-in, no account) or signed in with
- * one's own channels. A follower gets the watch's findings and retractions; the owner sees only how many follow.
- * `subscriber_count` counts confirmed follows, plus forks by other users as SPEC §4.1 has it: each follow adds one when
- * it is confirmed and takes it back when it ends, in the same transaction. A watch made private or deleted loses its
- * follows.
+ * Following a public watch without forking it: by email (double opt-in, no account) or signed in with one's own
+ * channels. A follower gets the watch's findings and retractions; the owner sees only how many follow
+ * (./subscribers counts them in the transaction of every change). A watch made private or deleted loses its follows.
+ *
+ * Anyone can ask for a confirmation to be mailed to any address, so confirmations are rationed: one per mailbox and
+ * watch while its link is valid (a repeat request answers the same and sends nothing), under caps of their own
+ * (server/notify/deliveries.ts) that never touch a recipient's alert caps, and saying nothing live of the owner's
+ * choosing. A follow not confirmed within the link's lifetime is deleted by the daily retention job.
  */
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
 import { ConfirmFollow } from "../../emails/watch-notification";
 import { sendRecorded } from "../notify/email";
-import { followConfirmUrl, readToken, watchUrl } from "../notify/links";
+import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
+import { mailboxOf } from "../notify/mailbox";
+import { defang } from "../render/defang";
+import { recountSubscribers } from "./subscribers";
 import { parseNotifications } from "../tasks/notifications";
 import { findTasks } from "../tasks/reads";
 import { publicTaskView } from "../tasks/views";
@@ -27,42 +33,86 @@ async function publicWatch(taskId: string) {
   return task;
 }
 
-const countFollowers = (tx: Prisma.TransactionClient, taskId: string, by: number) =>
-  tx.task.update({ where: { id: taskId }, data: { subscriber_count: { increment: by } }, select: { id: true } });
+/** How much of an owner-chosen name a confirmation quotes. */
+const QUOTED_NAME = 120;
+const quoted = (name: string) => {
+  const one = name.replace(/\s+/g, " ").trim();
+  return defang(one.length > QUOTED_NAME ? `${one.slice(0, QUOTED_NAME - 1)}…` : one);
+};
 
 /**
- * A follow by email: the same answer whether or not the address already follows (no enumeration). A new or still
- * unconfirmed follow gets a confirmation email (a recorded send, counted against the recipient's cap).
+ * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent) under a lock per
+ * watch and mailbox; null when none should: it follows already, or its link is still valid.
+ */
+async function claimConfirmation(taskId: string, email: string, mailbox: string) {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`follow:${taskId}:${mailbox}`}, 0))`;
+    const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
+    const now = Date.now();
+    if (
+      existing.some(
+        (f) =>
+          f.confirmed_at || (f.confirmation_sent_at && now - f.confirmation_sent_at.getTime() < FOLLOW_CONFIRM_TTL_MS),
+      )
+    )
+      return null;
+    // An earlier request whose link expired or never went out: replaced, so the new link is the only one.
+    await tx.follow.deleteMany({ where: { task_id: taskId, mailbox, confirmed_at: null } });
+    return tx.follow.create({ data: { task_id: taskId, email, mailbox, confirmation_sent_at: new Date(now) } });
+  });
+}
+
+/**
+ * A follow by email: the same answer whether or not the address already follows, and whether or not a mail went out
+ * (no enumeration, no signal for whoever probes the caps).
  */
 export async function followByEmail(taskId: string, rawEmail: string) {
   const task = await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  const follow = await db.follow.upsert({
-    where: { task_id_email: { task_id: taskId, email } },
-    create: { task_id: taskId, email },
-    update: {},
-  });
-  if (!follow.confirmed_at) {
-    await sendRecorded(
-      {
-        user_id: null,
-        audience: `follow:${follow.id}`,
-        task_id: taskId,
-        execution_id: null,
-        event: "follow.confirmation",
-        recipient: email,
-      },
-      async () => ({
-        subject: `Confirm: follow “${task.name}” on Watch`,
-        react: ConfirmFollow({
-          confirmUrl: await followConfirmUrl(follow.id),
-          watchName: task.name,
-          watchUrl: watchUrl(task),
-        }),
+  const follow = await claimConfirmation(taskId, email, mailboxOf(email));
+  if (!follow) return { message: CHECK_INBOX };
+  const sent = await sendRecorded(
+    {
+      user_id: null,
+      audience: `follow:${follow.id}`,
+      task_id: taskId,
+      execution_id: null,
+      event: "follow.confirmation",
+      recipient: email,
+    },
+    async () => ({
+      subject: "Confirm your follow on Watch",
+      react: ConfirmFollow({
+        confirmUrl: await followConfirmUrl(follow.id),
+        watchName: quoted(task.name),
+        watchUrl: watchUrl(task),
       }),
-    );
-  }
+    }),
+  );
+  // Not sent (a cap, the provider): a later request may try again.
+  if (sent.status !== "sent")
+    await db.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmation_sent_at: null } });
   return { message: CHECK_INBOX };
+}
+
+/**
+ * What a confirmation link is about, for its page to name the watch and the address before anything is done; null
+ * for a link that is not genuine or current, or whose watch is no longer public.
+ */
+export async function followToConfirm(token: string) {
+  const id = await readToken("follow-confirm", token);
+  const follow = id
+    ? await db.follow.findUnique({
+        where: { id },
+        include: { task: { select: { id: true, name: true, is_public: true } } },
+      })
+    : null;
+  if (!follow?.email || !follow.task.is_public) return null;
+  return {
+    task: { id: follow.task.id, name: follow.task.name },
+    email: follow.email,
+    confirmed: !!follow.confirmed_at,
+  };
 }
 
 /** The button behind a confirmation link. */
@@ -74,11 +124,8 @@ export async function confirmFollow(token: string) {
   if (!follow?.email || !follow.task.is_public) throw new DomainError("invalid", INVALID_TOKEN);
   if (!follow.confirmed_at)
     await db.$transaction(async (tx) => {
-      const { count } = await tx.follow.updateMany({
-        where: { id: follow.id, confirmed_at: null },
-        data: { confirmed_at: new Date() },
-      });
-      await countFollowers(tx, follow.task_id, count);
+      await tx.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmed_at: new Date() } });
+      await recountSubscribers(tx, [follow.task_id]);
     });
   return { task_id: follow.task_id, email: follow.email };
 }
@@ -94,9 +141,8 @@ export async function unsubscribe(token: string) {
 
 async function end(taskId: string, where: Prisma.FollowWhereInput) {
   await db.$transaction(async (tx) => {
-    const { count } = await tx.follow.deleteMany({ where: { task_id: taskId, confirmed_at: { not: null }, ...where } });
     await tx.follow.deleteMany({ where: { task_id: taskId, ...where } });
-    await countFollowers(tx, taskId, -count);
+    await recountSubscribers(tx, [taskId]);
   });
 }
 
@@ -118,7 +164,7 @@ export async function followAsUser(user: User, taskId: string, notifications: un
       : await tx.follow.create({
           data: { task_id: taskId, user_id: user.id, notifications: configs, confirmed_at: new Date() },
         });
-    if (!existing) await countFollowers(tx, taskId, 1);
+    if (!existing) await recountSubscribers(tx, [taskId]);
     return saved;
   });
   return { created: !existing, follow: followView(follow) };
@@ -132,18 +178,19 @@ export async function unfollow(user: User, taskId: string) {
 /** The caller's follows with each watch's public view, newest first (one read for all the watches). */
 export async function listFollows(user: User) {
   const follows = await db.follow.findMany({ where: { user_id: user.id }, orderBy: { created_at: "desc" } });
-  const tasks = new Map((await findTasks({ ids: follows.map((f) => f.task_id) })).map((t) => [t.id, t]));
+  const tasks = new Map(
+    (await findTasks({ ids: follows.map((f) => f.task_id) }, { publicLast: true })).map((t) => [t.id, t]),
+  );
   return follows.flatMap((f) => {
     const task = tasks.get(f.task_id);
     return task ? [{ task: publicTaskView(task), ...followView(f) }] : [];
   });
 }
 
-/** A watch made private stops all its follows. */
+/** A watch made private stops all its follows (forks stay: they are their holders' own watches). */
 export async function endAllFollows(tx: Prisma.TransactionClient, taskId: string) {
-  const { count } = await tx.follow.deleteMany({ where: { task_id: taskId, confirmed_at: { not: null } } });
   await tx.follow.deleteMany({ where: { task_id: taskId } });
-  await countFollowers(tx, taskId, -count);
+  await recountSubscribers(tx, [taskId]);
 }
 
 /** Whether `user` follows the watch (its public page shows Follow or Unfollow). */

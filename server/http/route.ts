@@ -5,44 +5,49 @@
  * 500 "Internal Server Error". The API's own pipeline is the base procedure of server/api/trpc.ts.
  */
 import { randomUUID } from "node:crypto";
-import { HTTP_STATUS, isZodError, validationDetails } from "../api/errors";
+import type { z } from "zod";
+import { HTTP_STATUS, isZodError, validationDetails, type Location } from "../api/errors";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { isDomainError } from "../errors";
 import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
 
-type Handler<P> = (req: Request, params: P) => Promise<Response>;
-
 const json = (status: number, body: unknown, headers: Record<string, string>) =>
   Response.json(body, { status, headers });
 
-export function route<P = Record<string, never>>(
+/**
+ * `opts.rateLimit` is the bucket a request counts against (by client address); `opts.params` the schema of the path
+ * parameters, validated before `handle` gets them (an endpoint of server/http/endpoints.ts declares both).
+ */
+export function route<S extends z.ZodObject = z.ZodObject<Record<string, never>>>(
   opts: {
-    bucket?: Bucket;
-    /** An answer of the route's own kind when the client is over its limit (a form redirects). */ limited?: (
-      req: Request,
-      message: string,
-    ) => Response;
+    rateLimit?: Bucket;
+    params?: S;
+    /** An answer of the route's own kind when the client is over its limit (a form redirects). */
+    limited?: (req: Request, message: string) => Response;
   },
-  handle: Handler<P>,
+  handle: (req: Request, params: z.infer<S>) => Promise<Response>,
 ) {
-  return async (req: Request, context?: { params?: Promise<P> }) => {
+  const inPath = (field: string | undefined): Location => (field && opts.params?.shape[field] ? "path" : "body");
+  return async (req: Request, context?: { params?: Promise<Record<string, string>> }) => {
     const headers: Record<string, string> = { "x-request-id": req.headers.get("x-request-id") ?? randomUUID() };
-    const params = ((await context?.params) ?? {}) as P;
+    const raw = (await context?.params) ?? {};
     try {
-      if (opts.bucket) {
-        const verdict = await takeToken(opts.bucket, req.headers.get("x-watch-client-ip") ?? "unknown");
+      if (opts.rateLimit) {
+        const verdict = await takeToken(opts.rateLimit, req.headers.get("x-watch-client-ip") ?? "unknown");
         Object.assign(headers, verdict.headers);
         if (!verdict.ok) {
           const message = rateLimitMessage(verdict.retryAfter);
           return opts.limited ? opts.limited(req, message) : json(429, { detail: message }, headers);
         }
       }
-      const res = await handle(req, params);
+      const answer = await handle(req, (opts.params ? opts.params.parse(raw) : raw) as z.infer<S>);
+      // A redirect's headers are immutable (Response.redirect): the answer is copied to add the request's own.
+      const res = new Response(answer.body, answer);
       for (const [k, v] of Object.entries(headers)) if (!res.headers.has(k)) res.headers.set(k, v);
       return res;
     } catch (e) {
       if (isDomainError(e)) return json(HTTP_STATUS[e.code], { detail: e.message }, { ...headers, ...e.headers });
-      if (isZodError(e)) return json(422, { detail: validationDetails(e.issues, params, () => "path") }, headers);
+      if (isZodError(e)) return json(422, { detail: validationDetails(e.issues, raw, inPath) }, headers);
       if (isDatabaseUnavailable(e))
         return json(
           503,

@@ -15,6 +15,18 @@ export function normalizeAddress(entry) {
   return ipaddr.process(s).toString();
 }
 
+/**
+ * The client an address stands for, as per-IP limits count it: an IPv6 address by its /64 (the block one subscriber,
+ * one machine even, is given: counting each address would multiply every limit by 2^64), an IPv4 address as itself.
+ */
+export function clientGroup(address) {
+  const normalized = normalizeAddress(address);
+  if (normalized === null) return String(address ?? "");
+  const parsed = ipaddr.parse(normalized);
+  if (parsed.kind() !== "ipv6") return normalized;
+  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
 export function isLoopbackAddress(address) {
   const normalized = normalizeAddress(address);
   return normalized !== null && ipaddr.parse(normalized).range() === "loopback";
@@ -26,6 +38,20 @@ export function isLoopbackHost(host) {
   const name = h.startsWith("[") ? h : h.replace(/:\d+$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) return true;
   return (name.startsWith("[") || ipaddr.IPv4.isValidFourPartDecimal(name)) && isLoopbackAddress(name);
+}
+
+/**
+ * A non-GET request a browser sent from another origin (Fetch Metadata, else Origin; neither: not a browser).
+ * @param {string | undefined} method
+ * @param {(name: string) => string | string[] | undefined | null} header a request header by lower-case name
+ */
+export function isCrossSiteWrite(method, header) {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
+  const site = header("sec-fetch-site");
+  if (site !== undefined && site !== null) return site !== "same-origin" && site !== "none";
+  const origin = header("origin");
+  if (origin === undefined || origin === null) return false;
+  return !URL.canParse(String(origin)) || new URL(String(origin)).host !== String(header("host")).toLowerCase();
 }
 
 /**
@@ -66,6 +92,19 @@ export function parseTrustProxy(value) {
 function trusted(address, ranges) {
   const parsed = ipaddr.parse(address);
   return ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
+}
+
+/**
+ * Whether a connection from `socketAddress` comes from a trusted proxy (TRUST_PROXY), carrying many clients' requests.
+ * With a hop count every connection is taken to come from one.
+ * @param {string | undefined} socketAddress
+ * @param {ReturnType<typeof parseTrustProxy>} trust
+ */
+export function isTrustedProxy(socketAddress, trust) {
+  if (!trust) return false;
+  if ("hops" in trust) return true;
+  const address = normalizeAddress(socketAddress);
+  return address !== null && trusted(address, trust.ranges);
 }
 
 /**

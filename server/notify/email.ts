@@ -1,7 +1,7 @@
 /**
- * Email through Resend with the react-email templates. Every email (a run's notice, a test, an address verification)
- * is one recorded send that counts against the caps (./deliveries). An address other than the account's own gets a
- * verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
+ * Email through Resend with the react-email templates. Every email (a run's notice, a test, an address verification, a
+ * follow's confirmation) is one recorded send under the caps (./deliveries). An address other than the account's own
+ * gets a verification link (valid for VERIFY_LINK_TTL_MS), and sends to it are skipped until it is confirmed.
  */
 import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
@@ -19,11 +19,12 @@ import {
   type Delivery,
   type DeliveryOutcome,
 } from "./deliveries";
-import { eventSuffix, toAccount, type Notice } from "./events";
+import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
+import { defang } from "../render/defang";
 import type { NotificationConfig } from "../tasks/schemas";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 
-type Sent = { status: "sent" | "failed" | "skipped"; error: string | null };
+type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
 type Message = {
   subject: string;
   react: React.ReactElement;
@@ -45,25 +46,27 @@ async function sendMail(to: string, message: Message): Promise<Sent> {
 }
 
 /**
- * One email as one recorded send: claimed (caps included), sent, settled. `hold` may skip it after the claim (an
- * unverified address), with the reason recorded.
+ * One email as one recorded send: claimed (caps included), sent, settled. `hold` may hold it back (an unverified
+ * address), the reason recorded; it is asked before the claim, so that what it sends itself (a verification link) is
+ * not counted against this send's own claim in flight.
  */
 export async function sendRecorded(
-  attempt: Omit<Attempt, "notification_type" | "attempt">,
+  attempt: Omit<Attempt, "notification_type" | "attempt"> & { attempt?: number },
   message: () => Promise<Message>,
   hold?: () => Promise<string | null>,
 ): Promise<Sent> {
+  const held = env.RESEND_API_KEY ? ((await hold?.()) ?? null) : null;
   const claim = await claimAttempt(
-    { ...attempt, notification_type: "email", attempt: 1 },
-    env.RESEND_API_KEY ? undefined : NOT_CONFIGURED,
+    { ...attempt, notification_type: "email", attempt: attempt.attempt ?? 1 },
+    env.RESEND_API_KEY ? { skipped: held ?? undefined } : { failed: NOT_CONFIGURED },
   );
-  if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
+  if ("existing" in claim)
+    return { status: claim.existing.status, error: claim.existing.error_message, retryAt: claim.retryAt };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
-  if (claim.blocked) return { status: "skipped", error: claim.blocked };
+  if (claim.blocked) return { status: "skipped", error: claim.blocked, retryAt: claim.retryAt };
   let outcome: Sent;
   try {
-    const held = await hold?.();
-    outcome = held ? { status: "skipped", error: held } : await sendMail(attempt.recipient, await message());
+    outcome = await sendMail(attempt.recipient, await message());
   } catch (e) {
     outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
   }
@@ -71,7 +74,10 @@ export async function sendRecorded(
   return outcome;
 }
 
-/** null when the owner may receive mail at `address`; otherwise why not (a verification link is sent once per link lifetime). */
+/**
+ * null when the owner may receive mail at `address`; otherwise why not. A verification link is sent once per link
+ * lifetime; a link that could not be sent (a cap, a provider error) is not waited for: the next send tries again.
+ */
 export async function unverifiedReason(
   user: User,
   task: { id: string; name: string },
@@ -85,7 +91,7 @@ export async function unverifiedReason(
   if (existing && Date.now() - existing.created_at.getTime() < VERIFY_LINK_TTL_MS)
     return `address not verified: waiting for ${address} to confirm`;
   const token = randomBytes(24).toString("base64url");
-  await db.emailVerification.upsert({
+  const pending = await db.emailVerification.upsert({
     where: { user_id_email: { user_id: user.id, email: address } },
     create: { user_id: user.id, email: address, token },
     update: { token, created_at: new Date() },
@@ -94,10 +100,13 @@ export async function unverifiedReason(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "email.verification", recipient: address },
     async () => ({
       subject: "Confirm your address for Watch",
-      react: VerifyAddress({ verifyUrl: verifyUrl(token), watchName: task.name }),
+      react: VerifyAddress({ verifyUrl: verifyUrl(token), watchName: defang(task.name) }),
     }),
   );
-  if (sent.status !== "sent") return `address not verified; the verification email could not be sent (${sent.error})`;
+  if (sent.status !== "sent") {
+    await db.emailVerification.deleteMany({ where: { id: pending.id, verified_at: null } });
+    return `address not verified; the verification email could not be sent (${sent.error})`;
+  }
   return `address not verified: verification link sent to ${address}`;
 }
 
@@ -152,14 +161,16 @@ export async function planEmail(executionId: string, notice: Notice, followId?: 
 export type EmailPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
 
 /**
- * A run's notice by email, at most once per recipient: findings and retractions to the watch's email channel (held
- * until a new address is confirmed) and to each follower (with a visible unsubscribe link and RFC 8058 one-click
- * headers); a failing watch, its recovery and a spent budget to the account's own address.
+ * A run's notice by email, at most once per recipient and attempt: findings and retractions to the watch's email
+ * channel (held until a new address is confirmed) and to each follower (with a visible unsubscribe link and RFC 8058
+ * one-click headers); a failing watch, its recovery and a spent budget to the account's own address. A finding or a
+ * retraction skipped for the hourly per-recipient cap answers when to try again (the workflow sends attempt + 1 then).
  */
 export async function deliverEmail(
   executionId: string,
   notice: Notice,
   followId?: string | null,
+  attempt = 1,
 ): Promise<DeliveryOutcome> {
   const d = await loadDelivery(executionId, "email");
   const target = d && (await emailTarget(d, notice, followId));
@@ -172,10 +183,11 @@ export async function deliverEmail(
       execution_id: executionId,
       event: notice.event,
       recipient: target.address,
+      attempt,
     },
     async () => {
       const { subject, ...content } = await noticeContent(notice, d);
-      const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}`;
+      const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}${attempt > 1 ? `-${attempt}` : ""}`;
       if (!target.unsubscribe) return { subject, react: await notificationEmail(d.task, content), idempotencyKey };
       return {
         subject,
@@ -195,7 +207,8 @@ export async function deliverEmail(
     },
     target.verify && target.user ? () => unverifiedReason(target.user!, d.task, target.address) : undefined,
   );
-  return { status: sent.status, retry: false };
+  const retryAt = forFollowers(notice.event) && sent.status === "skipped" ? (sent.retryAt ?? null) : null;
+  return { status: sent.status, retry: false, retryAt };
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */

@@ -1,5 +1,5 @@
 /**
- * Rate limits (SPEC §8, CONTRACT §7): fixed windows per client IP for the public endpoints and per user for
+ * Rate limits: fixed windows per client address for the public endpoints and per user for
  * authenticated writes. One `RateLimiter`, chosen here: @upstash/ratelimit on Redis (Upstash REST) when
  * UPSTASH_REDIS_REST_URL/TOKEN are set, so replicas share counts; otherwise the same algorithm in process.
  * A failing store lets the request through (limits protect the service; they must not take it down).
@@ -8,41 +8,41 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { DomainError } from "../errors";
 import { env } from "../env";
+import { clientGroup } from "../net/client-address.mjs";
+import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
 
-export const BUCKETS = {
-  "public-list": { limit: 10, per: "ip" },
-  "public-task": { limit: 20, per: "ip" },
-  /** RSS and JSON Feed: the same findings in two formats, so a reader polling both does not double its allowance. */
-  feeds: { limit: 10, per: "ip" },
-  /** The verdict badge and the Open Graph image: embedded in other sites' pages, so looked at more often. */
-  badge: { limit: 60, per: "ip" },
-  waitlist: { limit: 5, per: "ip" },
-  follow: { limit: 5, per: "ip" },
-  "user-write": {
-    get limit() {
-      return env.RATE_LIMIT_USER_PER_MIN;
-    },
-    per: "user",
-  },
-  "api-key-create": { limit: 3, per: "user" },
-  preview: { limit: 10, per: "user" },
-  /** Failed API-key authentications (server/auth/api-keys.ts). */
-  "api-key-failure": { limit: 20, per: "ip" },
-} as const;
-export type Bucket = keyof typeof BUCKETS;
+export { BUCKETS, type Bucket } from "./buckets";
+
+/** A bucket's limit: its override variable's value (whose default is the bucket's), else the bucket's. */
+export function limitOf(bucket: Bucket): number {
+  const spec: BucketSpec = BUCKETS[bucket];
+  return (spec.env && env[spec.env]) || spec.limit;
+}
+
+const windowMs = () => env.RATE_LIMIT_WINDOW_MS;
+
+/** Seconds of one window. */
+export const windowSeconds = () => Math.ceil(windowMs() / 1000);
+
+/** The limit in words, e.g. "5 requests per minute per client address" (the 429 text of the OpenAPI document). */
+export function describeLimit(bucket: Bucket): string {
+  const spec: BucketSpec = BUCKETS[bucket];
+  const seconds = windowSeconds();
+  const window = seconds === 60 ? "minute" : `${seconds} seconds`;
+  const per = spec.per === "ip" ? "client address" : "account";
+  return `${limitOf(bucket)} ${spec.counts ?? "requests"} per ${window} per ${per}${spec.env ? ` (${spec.env})` : ""}`;
+}
 
 export type Verdict = { success: boolean; limit: number; remaining: number; reset: number };
 export interface RateLimiter {
   take(bucket: Bucket, key: string): Promise<Verdict>;
 }
 
-const windowMs = () => env.RATE_LIMIT_WINDOW_MS;
-
 export function memoryLimiter(now = () => Date.now()): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     async take(bucket, key) {
-      const { limit } = BUCKETS[bucket];
+      const limit = limitOf(bucket);
       const t = now();
       const start = t - (t % windowMs());
       const id = `${bucket}:${key}`;
@@ -66,7 +66,7 @@ function upstashLimiter(url: string, token: string): RateLimiter {
     if (!l) {
       l = new Ratelimit({
         redis,
-        limiter: Ratelimit.fixedWindow(BUCKETS[bucket].limit, `${windowMs()} ms`),
+        limiter: Ratelimit.fixedWindow(limitOf(bucket), `${windowMs()} ms`),
         prefix: `watch:rl:${bucket}`,
         ephemeralCache: false,
         timeout: 1000,
@@ -91,11 +91,14 @@ export function rateLimiter(): RateLimiter {
       : memoryLimiter());
 }
 
-/** Counts one request; answers the verdict and the headers to send (CONTRACT §7). Fails open. */
+/**
+ * Counts one request, by client IP (an IPv6 /64 counts as one client) or by user; answers the verdict and the headers
+ * every answer carries (`X-RateLimit-*`, and `Retry-After` once over the limit). Fails open.
+ */
 export async function takeToken(bucket: Bucket, key: string) {
   let verdict: Verdict;
   try {
-    verdict = await rateLimiter().take(bucket, key);
+    verdict = await rateLimiter().take(bucket, BUCKETS[bucket].per === "ip" ? clientGroup(key) : key);
   } catch (e) {
     console.error(`rate limiter unavailable (${bucket}); letting the request through`, e);
     return { ok: true, headers: {} as Record<string, string>, retryAfter: 0 };
@@ -112,7 +115,7 @@ export async function takeToken(bucket: Bucket, key: string) {
 
 export const rateLimitMessage = (retryAfter: number) => `Rate limit exceeded. Try again in ${retryAfter} seconds.`;
 
-/** The 429 of CONTRACT §7 as an error; server/api/trpc.ts sends its headers with it. */
+/** The 429 (`{detail}` saying when to retry) as an error; the API sends its headers with it. */
 export function rateLimitedError(verdict: { retryAfter: number; headers: Record<string, string> }) {
   return new DomainError("rate_limited", rateLimitMessage(verdict.retryAfter), { headers: verdict.headers });
 }

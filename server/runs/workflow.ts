@@ -27,6 +27,9 @@ export const STEP = {
   planEmail: "plan-email",
   quietHours: "quiet-hours",
   deliverEmail: "deliver-email",
+  /** The later attempts (2, 3 …) of an email skipped for the hourly cap, each after waiting for room. */
+  deliverEmailAgain: (attempt: number) => `deliver-email-${attempt}`,
+  emailCapWait: (attempt: number) => `email-cap-wait-${attempt}`,
   sendDigest: "send-digest",
   armNextDigest: "arm-next-digest",
   prune: "prune",
@@ -150,12 +153,30 @@ async function announce(step: WorkflowStep, executionId: string, notices: Notice
   }
 }
 
-/** A notice's email: now, after the recipient's quiet hours (a durable sleep), or not at all (it goes in their digest). */
+/** Further attempts of a finding's or retraction's email skipped for the hourly cap (each when the window has room). */
+export const EMAIL_CAP_RETRIES = 3;
+
+/**
+ * A notice's email: now, after the recipient's quiet hours (a durable sleep), or not at all (it goes in their digest).
+ * A finding or retraction skipped for the recipient's hourly cap is sent once the hour has room again (a durable
+ * sleep, then a new attempt with a send record of its own), so no alert is lost to a busy hour.
+ */
 export async function emailDelivery(step: WorkflowStep, executionId: string, notice: Notice, followId?: string) {
   const plan = await step.run(STEP.planEmail, () => planEmail(executionId, notice, followId), { database: true });
   if (plan.kind === "none" || plan.kind === "digest") return plan;
   if (plan.kind === "later") await step.sleep(STEP.quietHours, Math.max(0, Date.parse(plan.at) - now().getTime()));
-  return step.run(STEP.deliverEmail, () => deliverEmail(executionId, notice, followId), { database: true });
+  let outcome = await step.run(STEP.deliverEmail, () => deliverEmail(executionId, notice, followId), {
+    database: true,
+  });
+  for (let attempt = 2; outcome.retryAt && attempt <= 1 + EMAIL_CAP_RETRIES; attempt++) {
+    await step.sleep(STEP.emailCapWait(attempt), Math.max(0, Date.parse(outcome.retryAt) - Date.now()));
+    outcome = await step.run(
+      STEP.deliverEmailAgain(attempt),
+      () => deliverEmail(executionId, notice, followId, attempt),
+      { database: true },
+    );
+  }
+  return outcome;
 }
 
 /** A user's daily digest, then the next day's wake-up. */

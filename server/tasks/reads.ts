@@ -5,7 +5,7 @@
  */
 import type { Task, TaskState } from "../db";
 import { reviveDates, sql } from "../db/sql";
-import type { TaskRow } from "./views";
+import { SHOWN_PUBLICLY, type TaskRow } from "./views";
 
 export type TaskFilter = {
   id?: string;
@@ -48,6 +48,7 @@ type Raw = Task & {
   owner_username: string | null;
   notifications: Record<string, unknown>[];
   last_execution: Record<string, unknown> | null;
+  last_public_execution?: Record<string, unknown> | null;
   notified_execution: Record<string, unknown> | null;
 };
 
@@ -56,19 +57,32 @@ const NOTIFIED_EXECUTION = `(SELECT json_build_object('retracted_by_execution_id
                                   'created_at', e.created_at, 'result', e.result, 'grounding_sources', e.grounding_sources)
            FROM executions e WHERE e.id = t.notified_execution_id) AS notified_execution`;
 
+/**
+ * The last run anyone but the owner may see (server/tasks/views.ts decides which), as a column
+ * `last_public_execution`: the last run itself unless held back, else the latest one shown before it.
+ */
+const LAST_PUBLIC_EXECUTION = `coalesce(
+            (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id AND ${SHOWN_PUBLICLY}),
+            (SELECT to_json(e) FROM executions e WHERE t.last_execution_id IS NOT NULL AND e.task_id = t.id AND ${SHOWN_PUBLICLY}
+              ORDER BY e.created_at DESC LIMIT 1)) AS last_public_execution`;
+
+export const EXECUTION_DATES = ["started_at", "completed_at", "created_at"];
+
 /** In place: the row is new and this runs for every listed watch. */
 function toRow(raw: Raw): TaskRow {
   for (const n of raw.notifications) reviveDates(n, ["created_at"]);
-  if (raw.last_execution) reviveDates(raw.last_execution, ["started_at", "completed_at", "created_at"]);
+  if (raw.last_execution) reviveDates(raw.last_execution, EXECUTION_DATES);
+  if (raw.last_public_execution) reviveDates(raw.last_public_execution, EXECUTION_DATES);
   if (raw.notified_execution) reviveDates(raw.notified_execution, ["completed_at", "created_at"]);
   const row = raw as unknown as TaskRow;
   row.user = { username: raw.owner_username };
   return row;
 }
 
+/** `publicLast`: also read the last run a non-owner may see (for public views). */
 export async function findTasks(
   filter: TaskFilter,
-  page?: { order?: TaskOrder; limit?: number; offset?: number },
+  page?: { order?: TaskOrder; limit?: number; offset?: number; publicLast?: boolean },
 ): Promise<TaskRow[]> {
   if (filter.ids?.length === 0) return [];
   const w = where(filter);
@@ -78,6 +92,7 @@ export async function findTasks(
     `SELECT t.*, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
             (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
+            ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""}
             ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
@@ -90,22 +105,33 @@ export async function findTasks(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A watch by id, or null (also for a string that is not a UUID, e.g. from a page URL). */
-export async function findTask(id: string): Promise<TaskRow | null> {
-  return UUID.test(id) ? ((await findTasks({ id }))[0] ?? null) : null;
+export async function findTask(id: string, opts: { publicLast?: boolean } = {}): Promise<TaskRow | null> {
+  return UUID.test(id) ? ((await findTasks({ id }, opts))[0] ?? null) : null;
 }
 
-/** What the badge needs of a watch: whether it is public, and its verdict's inputs; one narrow statement. */
-export async function findVerdict(
-  id: string,
-): Promise<Pick<TaskRow, "is_public" | "state" | "notified_execution"> | null> {
+export type VerdictRow = Pick<
+  TaskRow,
+  "is_public" | "state" | "notified_execution" | "name" | "condition_description"
+> & {
+  owner_username: string | null;
+};
+
+/**
+ * What the badge and the Open Graph image need of a watch: whether it is public, its verdict's inputs, its name and
+ * condition and its owner's username; one narrow statement.
+ */
+export async function findVerdict(id: string): Promise<VerdictRow | null> {
   if (!UUID.test(id)) return null;
-  const [row] = await sql<Pick<Task, "is_public" | "state"> & { notified_execution: Record<string, unknown> | null }>(
-    `SELECT t.is_public, t.state, ${NOTIFIED_EXECUTION} FROM tasks t WHERE t.id = $1::uuid`,
+  const [row] = await sql<
+    Omit<VerdictRow, "notified_execution"> & { notified_execution: Record<string, unknown> | null }
+  >(
+    `SELECT t.is_public, t.state, t.name, t.condition_description, u.username AS owner_username, ${NOTIFIED_EXECUTION}
+       FROM tasks t JOIN users u ON u.id = t.user_id WHERE t.id = $1::uuid`,
     [id],
   );
   if (!row) return null;
   if (row.notified_execution) reviveDates(row.notified_execution, ["completed_at", "created_at"]);
-  return row as Pick<TaskRow, "is_public" | "state" | "notified_execution">;
+  return row as VerdictRow;
 }
 
 export async function countTasks(filter: TaskFilter): Promise<number> {

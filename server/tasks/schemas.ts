@@ -3,7 +3,8 @@ import { z } from "zod";
 import { env } from "../env";
 import { text } from "../text";
 
-export const Id = z.guid();
+/** A UUID; the anchored pattern and the length bound are in the OpenAPI document too. */
+export const Id = z.guid().max(36);
 export const Timestamp = z.iso.datetime({ offset: true });
 export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
 export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);

@@ -15,6 +15,7 @@ import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
+import { recountSubscribers } from "../follows/subscribers";
 import { newTaskRow, ownerTaskView, publicTaskView, taskInclude, type TaskRow } from "./views";
 import { countView } from "./view-counts";
 import { entityTag, matchesIfNoneMatch } from "../http/conditional";
@@ -105,7 +106,7 @@ export async function listTasks(user: User, state?: TaskState) {
 
 /** Owner: full view. Anyone else: the public view of a public watch; a private one does not exist for them. */
 export async function getTask(viewer: User, id: string) {
-  const row = await findTask(id);
+  const row = await findTask(id, { publicLast: true });
   if (!row || (row.user_id !== viewer.id && !row.is_public)) throw notFound();
   return row.user_id === viewer.id ? ownerTaskView(row) : publicTaskView(row);
 }
@@ -202,11 +203,16 @@ export async function deleteTask(user: User, id: string) {
     select: {
       id: true,
       next_run: true,
+      forked_from_task_id: true,
       executions: { where: { status: { in: ["pending", "running"] } }, select: { id: true } },
     },
   });
   if (!task) throw notFound();
-  await db.task.delete({ where: { id } });
+  await db.$transaction(async (tx) => {
+    await tx.task.delete({ where: { id } });
+    // A deleted fork no longer counts for the watch it was forked from.
+    await recountSubscribers(tx, [task.forked_from_task_id]);
+  });
   await scheduler().disarm(id, task.next_run);
   for (const e of task.executions) await scheduler().cancelRun(e.id);
 }
@@ -260,7 +266,7 @@ export async function forkTask(user: User, id: string, name?: string) {
       },
       include: taskInclude,
     });
-    if (!own) await tx.task.update({ where: { id: source.id }, data: { subscriber_count: { increment: 1 } } });
+    if (!own) await recountSubscribers(tx, [source.id]);
     return created;
   });
   return ownerTaskView(row);
@@ -273,7 +279,7 @@ export async function forkTask(user: User, id: string, name?: string) {
  * twice. So a 304 may stand for a copy whose view_count is behind (the tag is weak).
  */
 export async function readPublicTask(id: string, readerId: string | null, ifNoneMatch: string | null = null) {
-  const row = await findTask(id);
+  const row = await findTask(id, { publicLast: true });
   if (!row?.is_public) throw notFound();
   const view = publicTaskView(row);
   const etag = entityTag(JSON.stringify({ ...view, view_count: undefined }), true);

@@ -1,4 +1,9 @@
-/** Task and execution rows -> API objects, with the non-owner scrubbing of CONTRACT §2. */
+/**
+ * Task and execution rows -> API objects, and the one place that decides what anyone but a watch's owner may see of
+ * it: no owner identity beyond the username, no channels, no error text or model usage, and no run whose new finding
+ * the owner's trust bounds held back (`isHeld`; `SHOWN_PUBLICLY` is the same rule for reads in SQL). Public task JSON,
+ * the public pages, explore, the feeds and the follows list all build on these views.
+ */
 import type { Execution, Task, TaskNotification } from "../db";
 import { pendingViews } from "./view-counts";
 import {
@@ -20,6 +25,8 @@ export type NotifiedExecution = Pick<
 export type TaskRow = Task & {
   notifications: TaskNotification[];
   last_execution?: Execution | null;
+  /** The last run a non-owner may see (read for public views: `./reads`, `publicLast`). */
+  last_public_execution?: Execution | null;
   notified_execution: NotifiedExecution | null;
   user?: { username: string | null } | null;
 };
@@ -53,6 +60,12 @@ export const taskInclude = {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type JsonObject = Record<string, unknown>;
 const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
+
+/** A run whose new finding did not clear the owner's trust bounds (its gate did not pass): the owner's alone. */
+export const isHeld = (e: Pick<Execution, "result">) => asObject(asObject(e.result)?.gate)?.passed === false;
+
+/** `isHeld`'s complement in SQL, over an `executions` row aliased `e`: the runs a public read may return. */
+export const SHOWN_PUBLICLY = `coalesce((e.result->'gate'->>'passed')::boolean, true)`;
 
 /** Stored JSON was checked when the run was recorded (server/runs/steps.ts); older results lack the later fields. */
 export function executionView(e: Execution) {
@@ -153,13 +166,23 @@ export function publicExecutionView(e: Execution) {
   return view;
 }
 
-/** What anyone but the owner sees of a public watch: no owner identity beyond the username, no channels. */
+/**
+ * What anyone but the owner sees of a public watch: no owner identity beyond the username, no channels, and as its
+ * last run the last one not held back (a row read without `publicLast` shows none rather than a held one).
+ */
 export function publicTaskView(row: TaskRow): TaskView {
+  const last =
+    row.last_public_execution !== undefined
+      ? row.last_public_execution
+      : row.last_execution && !isHeld(row.last_execution)
+        ? row.last_execution
+        : null;
   return {
     ...ownerTaskView({ ...row, notifications: [] }),
     user_id: null,
     last_known_state: null,
-    last_execution: row.last_execution ? publicExecutionView(row.last_execution) : null,
+    last_execution_id: last?.id ?? null,
+    last_execution: last && !isHeld(last) ? publicExecutionView(last) : null,
     owner: { username: row.user?.username ?? null },
   };
 }

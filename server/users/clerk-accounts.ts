@@ -3,6 +3,10 @@
  * service (not banned) are copied from Clerk: when the dashboard first syncs the account, again once per new session
  * (a sign-in), and at once when Clerk reports a change through its webhooks (user.updated, user.deleted). An inactive
  * or deleted account's API key and sessions stop working on the next request (server/auth reads is_active).
+ *
+ * Webhooks arrive at least once and in no particular order (Svix retries for days): each delivery is applied once
+ * (by its `svix-id`, remembered for 30 days: server/retention.ts), and a profile older than the one applied (Clerk's
+ * `updated_at`) is ignored, so a late "not banned" cannot undo a ban.
  */
 import type { WebhookEvent } from "@clerk/backend/webhooks";
 import type { Caller } from "../auth";
@@ -10,6 +14,7 @@ import { fetchClerkProfile, profileFromUserJson, type ClerkProfile } from "../au
 import { db, Prisma, type User } from "../db";
 import { isDomainError } from "../errors";
 import { scheduler } from "../scheduler";
+import { recountSubscribers } from "../follows/subscribers";
 import { userView } from "./service";
 
 /** Creates or refreshes the caller's record from the identity provider (POST /auth/sync-user). */
@@ -69,6 +74,19 @@ async function applyProfile(
   return updated;
 }
 
+/** A webhook's profile, unless the account already has this version of it or a newer one. */
+async function applyNewerProfile(user: User, profile: ClerkProfile): Promise<"updated" | "stale"> {
+  const at = profile.clerk_updated_at;
+  if (!at) return applyProfile(user, profile).then(() => "updated");
+  const { count } = await db.user.updateMany({
+    where: { id: user.id, OR: [{ clerk_updated_at: null }, { clerk_updated_at: { lt: at } }] },
+    data: { ...profile, updated_at: new Date() },
+  });
+  if (!count) return "stale";
+  if (user.is_active && !profile.is_active) await pauseAllWatches(user.id);
+  return "updated";
+}
+
 async function pauseAllWatches(userId: string) {
   const active = await db.task.findMany({
     where: { user_id: userId, state: "active" },
@@ -81,18 +99,42 @@ async function pauseAllWatches(userId: string) {
   for (const t of active) await scheduler().disarm(t.id, t.next_run);
 }
 
-/** Clerk's webhooks (POST /api/webhooks/clerk, signature already verified). Users Watch has never seen are ignored. */
-export async function applyClerkEvent(event: WebhookEvent) {
+/**
+ * Clerk's webhooks (POST /api/webhooks/clerk, signature already verified), `deliveryId` their `svix-id`. Users Watch
+ * has never seen are ignored. A delivery that fails is forgotten again, so Svix's retry applies it.
+ */
+export async function applyClerkEvent(event: WebhookEvent, deliveryId: string | null) {
   if (event.type !== "user.updated" && event.type !== "user.deleted") return "ignored";
+  if (deliveryId) {
+    const { count } = await db.clerkWebhookEvent.createMany({ data: [{ svix_id: deliveryId }], skipDuplicates: true });
+    if (!count) return "duplicate";
+  }
+  try {
+    return await applyUserEvent(event as UserEvent);
+  } catch (e) {
+    if (deliveryId) await db.clerkWebhookEvent.deleteMany({ where: { svix_id: deliveryId } });
+    throw e;
+  }
+}
+
+type UserEvent = Extract<WebhookEvent, { data: { object: "user" } }>;
+
+async function applyUserEvent(event: UserEvent) {
   const clerkUserId = event.data.id;
   const user = clerkUserId ? await db.user.findUnique({ where: { clerk_user_id: clerkUserId } }) : null;
   if (!user) return "unknown user";
-  if (event.type === "user.updated") {
-    await applyProfile(user, profileFromUserJson(event.data));
-    return "updated";
-  }
-  // Deleted at Clerk: the account and everything it owns go (its send history with it).
+  if (event.type === "user.updated") return applyNewerProfile(user, profileFromUserJson(event.data));
+  // Deleted at Clerk: the account and everything it owns go (its send history with it), and the watches it followed
+  // or had forked count one subscriber fewer.
   await pauseAllWatches(user.id);
-  await db.user.delete({ where: { id: user.id } });
+  await db.$transaction(async (tx) => {
+    const forks = await tx.task.findMany({
+      where: { user_id: user.id, forked_from_task_id: { not: null } },
+      select: { forked_from_task_id: true },
+    });
+    const follows = await tx.follow.findMany({ where: { user_id: user.id }, select: { task_id: true } });
+    await tx.user.delete({ where: { id: user.id } });
+    await recountSubscribers(tx, [...forks.map((f) => f.forked_from_task_id), ...follows.map((f) => f.task_id)]);
+  });
   return "deleted";
 }

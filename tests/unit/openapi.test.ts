@@ -1,12 +1,22 @@
 /** The served OpenAPI document says what each operation really answers (not only that its snapshot is current). */
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "@/server/api/openapi";
+import { describeLimit } from "@/server/ratelimit";
 
-type Op = { security?: unknown[]; responses: Record<string, { description: string }> };
+type Op = {
+  security?: unknown[];
+  parameters?: { name: string; in: string; schema: { pattern?: string; maxLength?: number } }[];
+  requestBody?: unknown;
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: unknown }>;
+  "x-rate-limit"?: { bucket: string; limit: number }[];
+};
 const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Op>> };
 const op = (method: string, path: string) => doc.paths[path]![method]!;
 const describeOf = (method: string, path: string, status: number) =>
   op(method, path).responses[String(status)]?.description;
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, o]) => ({ method, path, op: o, name: `${method.toUpperCase()} ${path}` })),
+);
 
 const PUBLIC = [
   ["get", "/api/v1/public/tasks"],
@@ -17,56 +27,111 @@ const PUBLIC = [
   ["get", "/api/v1/public/tasks/id/{id}/feed.json"],
   ["get", "/api/v1/public/tasks/id/{id}/badge.svg"],
 ] as const;
+const isPublic = (m: string, p: string) =>
+  PUBLIC.some(([pm, pp]) => pm === m && pp === p) || p.startsWith("/api/v1/email/") || p.startsWith("/api/v1/public/");
 
 describe("OpenAPI document", () => {
   it("gives each operation its own error descriptions", () => {
     expect(describeOf("patch", "/api/v1/users/me/username", 409)).toBe("Username already taken");
     expect(describeOf("post", "/api/v1/public/waitlist", 409)).toBe("Email already on waitlist");
     expect(describeOf("post", "/api/v1/tasks/{id}/execute", 409)).toBe("Task is already running or pending");
-    expect(describeOf("get", "/api/health", 503)).toMatch(/^Database unreachable/);
-    expect(describeOf("get", "/api/v1/tasks/{id}", 404)).toBe("Task not found");
+    expect(describeOf("get", "/api/health", 503)).toMatch(/database cannot be reached/);
+    expect(describeOf("get", "/api/v1/tasks/{id}", 404)).toMatch(/Task not found/);
     // A status an operation never answers is not listed.
     expect(describeOf("get", "/api/v1/tasks", 409)).toBeUndefined();
     expect(describeOf("get", "/api/v1/webhooks/secret", 400)).toBeUndefined();
   });
 
-  it("marks public operations as needing no credentials, and every other one as bearer with a 401", () => {
-    for (const [method, path] of PUBLIC) {
-      expect(op(method, path).security, `${method} ${path}`).toBeUndefined();
-      expect(op(method, path).responses["401"], `${method} ${path}`).toBeUndefined();
-    }
-    const isPublic = (m: string, p: string) =>
-      PUBLIC.some(([pm, pp]) => pm === m && pp === p) ||
-      p.startsWith("/api/v1/email/") ||
-      p.startsWith("/api/v1/public/");
-    for (const [path, item] of Object.entries(doc.paths))
-      for (const [method, o] of Object.entries(item)) {
-        if (isPublic(method, path)) continue;
-        expect(o.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
-        expect(o.responses["401"]?.description, `${method} ${path}`).toBe("Missing, invalid or expired credentials");
+  it("documents the success status each operation answers", () => {
+    expect(Object.keys(op("delete", "/api/v1/tasks/{id}").responses)[0]).toBe("204");
+    expect(op("delete", "/api/v1/tasks/{id}").responses["204"]!.content).toBeUndefined();
+    expect(Object.keys(op("delete", "/api/v1/tasks/{id}/follow").responses)[0]).toBe("204");
+    expect(Object.keys(op("post", "/api/v1/public/tasks/id/{id}/follow").responses)[0]).toBe("202");
+    expect(Object.keys(op("post", "/api/v1/notifications/sends/{id}/redeliver").responses)[0]).toBe("202");
+    // Following answers 201, or 200 when you followed already; both with the follow.
+    const follow = op("post", "/api/v1/tasks/{id}/follow").responses;
+    expect(follow["201"]?.content).toEqual(follow["200"]?.content);
+    expect(Object.keys(op("post", "/api/v1/tasks").responses)[0]).toBe("200");
+  });
+
+  it("says who may call each operation: anyone, a bearer, a dashboard session, an admin", () => {
+    for (const { method, path, op: o, name } of operations) {
+      if (isPublic(method, path)) {
+        expect(o.security, name).toEqual([{}]);
+        expect(o.responses["401"], name).toBeUndefined();
+        continue;
       }
+      expect(o.responses["401"]?.description, name).toBe("Missing, invalid or expired credentials");
+      if (path.startsWith("/api/v1/admin/")) expect(o.security, name).toEqual([{ admin: [] }]);
+      else if (path === "/auth/sync-user") expect(o.security, name).toEqual([{ session: [] }]);
+      else expect(o.security, name).toEqual([{ bearer: [] }]);
+    }
+    expect(describeOf("get", "/api/v1/admin/waitlist", 403)).toMatch(/Admins only/);
+  });
+
+  it("documents the rate-limit headers and the limit itself on every rate-limited operation", () => {
+    const limited = operations.filter((o) => o.op["x-rate-limit"]);
+    expect(limited.map((o) => o.name)).toEqual(
+      expect.arrayContaining([
+        "GET /api/v1/public/tasks",
+        "POST /api/v1/public/waitlist",
+        "GET /api/v1/public/tasks/id/{id}/rss",
+        "POST /api/v1/tasks",
+        "POST /auth/api-keys",
+      ]),
+    );
+    for (const { op: o, name } of limited) {
+      for (const [status, r] of Object.entries(o.responses))
+        if (/^[234]/.test(status) && status !== "401")
+          expect(Object.keys(r.headers ?? {}), `${name} ${status}`).toEqual(
+            expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]),
+          );
+      expect(Object.keys(o.responses["429"]!.headers!), name).toContain("Retry-After");
+    }
+    // The 429 says the numbers of the buckets themselves.
+    expect(describeOf("post", "/auth/api-keys", 429)).toContain(describeLimit("api-key-create"));
+    expect(describeOf("post", "/auth/api-keys", 429)).toContain(describeLimit("user-write"));
+    expect(describeOf("get", "/api/v1/public/tasks", 429)).toBe(
+      `Rate limit exceeded: over ${describeLimit("public-list")}`,
+    );
+    // Reads of your own data count no bucket; a flood of bad API keys still meets a 429.
+    expect(op("get", "/api/v1/tasks")["x-rate-limit"]).toBeUndefined();
+    expect(describeOf("get", "/api/v1/tasks", 429)).toContain(describeLimit("api-key-failure"));
+  });
+
+  it("bounds every path parameter (an id is an anchored UUID pattern)", () => {
+    for (const { op: o, name } of operations)
+      for (const p of o.parameters?.filter((p) => p.in === "path") ?? []) {
+        expect(p.schema.maxLength, `${name} {${p.name}}`).toBeLessThanOrEqual(255);
+        if (p.name === "id") expect(p.schema.pattern, name).toMatch(/^\^.*\$$/);
+      }
+  });
+
+  it("takes execute's force from the query string, without a request body", () => {
+    const execute = op("post", "/api/v1/tasks/{id}/execute");
+    expect(execute.requestBody).toBeUndefined();
+    expect(execute.parameters?.find((p) => p.name === "force")?.in).toBe("query");
   });
 
   it("documents conditional GET (ETag, 304) on the feeds, the badge and the public watch", () => {
     for (const suffix of ["", "/rss", "/feed.json", "/badge.svg"]) {
-      const o = op("get", `/api/v1/public/tasks/id/{id}${suffix}`) as Op & {
-        parameters: { name: string }[];
-        responses: Record<string, { headers?: object }>;
-      };
+      const o = op("get", `/api/v1/public/tasks/id/{id}${suffix}`);
       expect(o.responses["304"]?.description, suffix).toMatch(/^Not Modified/);
-      expect(Object.keys(o.responses["200"]?.headers ?? {}), suffix).toEqual(["ETag", "Cache-Control"]);
+      expect(Object.keys(o.responses["200"]?.headers ?? {}), suffix).toEqual(
+        expect.arrayContaining(["ETag", "Cache-Control"]),
+      );
       expect(
-        o.parameters.map((p) => p.name),
+        o.parameters?.map((p) => p.name),
         suffix,
       ).toContain("If-None-Match");
     }
   });
 
-  it("documents the validation list and the outage answer on every operation", () => {
-    for (const [path, item] of Object.entries(doc.paths))
-      for (const [method, o] of Object.entries(item)) {
-        expect(o.responses["422"]?.description, `${method} ${path}`).toBe("Validation error");
-        expect(o.responses["503"]?.description, `${method} ${path}`).toMatch(/database cannot be reached/);
-      }
+  it("documents the validation list where there is input, and the outage answer on every operation", () => {
+    for (const { op: o, name } of operations) {
+      const hasInput = !!o.requestBody || !!o.parameters?.some((p) => p.in !== "header");
+      expect(o.responses["422"]?.description, name).toBe(hasInput ? "Validation error" : undefined);
+      expect(o.responses["503"]?.description, name).toMatch(/database cannot be reached/);
+    }
   });
 });

@@ -1,6 +1,7 @@
 "use client";
 /** The dashboard's browser client: the same routers as the REST API, over /api/trpc. */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import type { ValidationIssue } from "@/client/errors";
 import type { AppRouter } from "@/server/api/root";
 import { MAX_BATCH_SIZE } from "@/app/api/trpc/limits";
 
@@ -22,7 +23,7 @@ export const trpc = createTRPCClient<AppRouter>({
   links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_SIZE, fetch: fetchWithFreshSession })],
 });
 
-type Detail = string | { loc: (string | number)[]; msg: string }[];
+type Detail = string | ValidationIssue[];
 
 function detailOf(e: unknown): Detail | undefined {
   return e instanceof TRPCClientError ? ((e.shape as { detail?: Detail } | undefined)?.detail ?? e.message) : undefined;

@@ -6,21 +6,25 @@ export const metadata: Metadata = { title: "Confirm your address", robots: { ind
 export default async function VerifyAddressPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
   return (
-    <main>
-      <h1>Confirm your address</h1>
-      {token ? (
-        <>
-          <p>Confirm that Watch may send notifications to this address. Nothing is sent to it until you do.</p>
-          <LinkAction
-            endpoint="/api/v1/email/verify"
-            body={{ token }}
-            label="Confirm this address"
-            doneText="Thanks: the address is confirmed."
-          />
-        </>
-      ) : (
-        <p className="notice">This link is incomplete. Open the link from the email again.</p>
-      )}
+    <main className="narrow">
+      <div className="card stack">
+        <h1>Confirm your address</h1>
+        {token ? (
+          <>
+            <p>Confirm that Watch may send notifications to this address. Nothing is sent to it until you do.</p>
+            <LinkAction
+              endpoint="/api/v1/email/verify"
+              body={{ token }}
+              label="Confirm this address"
+              doneText="Thanks: the address is confirmed."
+            />
+          </>
+        ) : (
+          <p className="notice" data-tone="warn">
+            This link is incomplete. Open the link from the email again.
+          </p>
+        )}
+      </div>
     </main>
   );
 }

@@ -1,14 +1,15 @@
 /**
  * The Open Graph image of a public watch: its verdict card as a PNG (next/og), for link previews. Counted in the
- * badge's bucket; a private or unknown watch is a 404 like the API's.
+ * badge's bucket; a private or unknown watch is a 404 like the API's. Each verdict is drawn once (`verdictImage`),
+ * tagged with the ETag of what it draws: a matching If-None-Match is a 304.
  */
 import { headers } from "next/headers";
 import { ImageResponse } from "next/og";
-import { PUBLIC_CACHE_CONTROL } from "@/server/http/conditional";
-import { VERDICT_COLORS, verdictSentence } from "@/server/public/verdict";
+import { entityTag, matchesIfNoneMatch, PUBLIC_CACHE_CONTROL } from "@/server/http/conditional";
+import { VERDICT_COLORS, verdictImage, verdictSentence } from "@/server/public/verdict";
 import { rateLimitMessage, takeToken } from "@/server/ratelimit";
-import { findTask } from "@/server/tasks/reads";
-import { publicTaskView } from "@/server/tasks/views";
+import { findVerdict } from "@/server/tasks/reads";
+import { resolutionOf } from "@/server/tasks/views";
 
 export const alt = "The watch's verdict";
 export const size = { width: 1200, height: 630 };
@@ -27,16 +28,46 @@ const drawable = (s: string, fallback: string, max: number) => {
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.replace(/^www\./, "") : "");
 
 export default async function Image({ params }: { params: Promise<{ id: string }> }) {
-  const limit = await takeToken("badge", (await headers()).get("x-watch-client-ip") ?? "unknown");
+  const request = await headers();
+  const limit = await takeToken("badge", request.get("x-watch-client-ip") ?? "unknown");
   if (!limit.ok)
     return Response.json({ detail: rateLimitMessage(limit.retryAfter) }, { status: 429, headers: limit.headers });
-  const row = await findTask((await params).id);
+  const row = await findVerdict((await params).id);
   if (!row?.is_public) return Response.json({ detail: "Task not found" }, { status: 404, headers: limit.headers });
-  const task = publicTaskView(row);
-  const r = task.resolution;
+  const r = resolutionOf(row);
   const sites = [...new Set(r.sources.map((s) => hostOf(s.url)).filter(Boolean))].slice(0, 3);
-  const color = VERDICT_COLORS[r.status];
-  return new ImageResponse(
+  // Everything the image draws, and nothing else: its tag names the image.
+  const card = {
+    status: r.status,
+    owner: drawable(`Watch · @${row.owner_username ?? ""}`, "Watch", 60),
+    name: drawable(row.name, "A public watch", 110),
+    sentence: verdictSentence(r),
+    footer: sites.length
+      ? drawable(`per ${sites.join(", ")}`, "", 90)
+      : drawable(`Watching for: ${row.condition_description}`, "", 90),
+  };
+  const etag = entityTag(JSON.stringify(card));
+  const common = {
+    ...limit.headers,
+    etag,
+    "cache-control": PUBLIC_CACHE_CONTROL,
+    "cross-origin-resource-policy": "cross-origin",
+  };
+  if (matchesIfNoneMatch(request.get("if-none-match"), etag))
+    return new Response(null, { status: 304, headers: common });
+  const png = await verdictImage(etag, () => new ImageResponse(<VerdictImage {...card} />, size).arrayBuffer());
+  return new Response(png, { headers: { ...common, "content-type": contentType } });
+}
+
+function VerdictImage(card: {
+  status: keyof typeof VERDICT_COLORS;
+  owner: string;
+  name: string;
+  sentence: string;
+  footer: string;
+}) {
+  const color = VERDICT_COLORS[card.status];
+  return (
     <div
       style={{
         width: "100%",
@@ -50,13 +81,9 @@ export default async function Image({ params }: { params: Promise<{ id: string }
         borderTop: `16px solid ${color}`,
       }}
     >
-      <div style={{ display: "flex", fontSize: 30, color: "#5a6170" }}>
-        {drawable(`Watch · @${task.owner?.username ?? ""}`, "Watch", 60)}
-      </div>
+      <div style={{ display: "flex", fontSize: 30, color: "#5a6170" }}>{card.owner}</div>
       <div style={{ display: "flex", flexDirection: "column", gap: 28 }}>
-        <div style={{ display: "flex", fontSize: 60, lineHeight: 1.15 }}>
-          {drawable(task.name, "A public watch", 110)}
-        </div>
+        <div style={{ display: "flex", fontSize: 60, lineHeight: 1.15 }}>{card.name}</div>
         <div style={{ display: "flex", alignItems: "center", gap: 24 }}>
           <div
             style={{
@@ -68,24 +95,12 @@ export default async function Image({ params }: { params: Promise<{ id: string }
               borderRadius: 999,
             }}
           >
-            {r.status}
+            {card.status}
           </div>
-          <div style={{ display: "flex", fontSize: 46 }}>{verdictSentence(r)}</div>
+          <div style={{ display: "flex", fontSize: 46 }}>{card.sentence}</div>
         </div>
       </div>
-      <div style={{ display: "flex", fontSize: 28, color: "#5a6170" }}>
-        {sites.length
-          ? drawable(`per ${sites.join(", ")}`, "", 90)
-          : drawable(`Watching for: ${task.condition_description}`, "", 90)}
-      </div>
-    </div>,
-    {
-      ...size,
-      headers: {
-        ...limit.headers,
-        "cache-control": PUBLIC_CACHE_CONTROL,
-        "cross-origin-resource-policy": "cross-origin",
-      },
-    },
+      <div style={{ display: "flex", fontSize: 28, color: "#5a6170" }}>{card.footer}</div>
+    </div>
   );
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { text } from "../../text";
+import { Id } from "../../tasks/schemas";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
 import { syncUser } from "../../users/clerk-accounts";
 import { markWelcomeSeen, userView, UserSchema } from "../../users/service";
-import { authedProcedure, router, sessionProcedure, userRateLimited, syncParsed } from "../trpc";
+import { authedProcedure, router, sessionProcedure, syncParsed } from "../trpc";
 
 const tags = ["auth"];
 
@@ -16,11 +17,9 @@ export const authRouter = router({
         tags,
         summary: "Create or refresh your account from the identity provider",
         errorResponses: {
-          403: "Not a dashboard session (API keys cannot sync)",
           404: "User not found at the identity provider",
           503: "Clerk client not initialized, or the identity provider is unavailable",
         },
-        protect: true,
       },
     })
     .input(z.void())
@@ -34,8 +33,6 @@ export const authRouter = router({
         path: "/auth/me",
         tags,
         summary: "Your account",
-        errorResponses: { 404: "User not synced yet (POST /auth/sync-user)" },
-        protect: true,
       },
     })
     .input(z.void())
@@ -49,7 +46,6 @@ export const authRouter = router({
         path: "/auth/mark-welcome-seen",
         tags,
         summary: "Dismiss the welcome panel",
-        protect: true,
       },
     })
     .input(z.void())
@@ -57,7 +53,6 @@ export const authRouter = router({
     .mutation(({ ctx }) => markWelcomeSeen(ctx.user)),
 
   createApiKey: authedProcedure
-    .use(userRateLimited("api-key-create"))
     .meta({
       openapi: {
         method: "POST",
@@ -67,18 +62,16 @@ export const authRouter = router({
         errorResponses: {
           400: "An active key exists",
           403: "Role developer or admin required",
-          404: "User not synced",
-          429: "Rate limit exceeded (3 per minute)",
         },
-        protect: true,
       },
+      rateLimit: "api-key-create",
     })
     .input(z.object({ name: text().trim().min(1).max(100) }).strict())
     .output(syncParsed(z.object({ key: z.string(), key_info: ApiKeySchema })))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),
 
   listApiKeys: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/auth/api-keys", tags, summary: "Your API keys", protect: true } })
+    .meta({ openapi: { method: "GET", path: "/auth/api-keys", tags, summary: "Your API keys" } })
     .input(z.void())
     .output(syncParsed(z.array(ApiKeySchema)))
     .query(({ ctx }) => listApiKeys(ctx.user)),
@@ -91,10 +84,9 @@ export const authRouter = router({
         tags,
         summary: "Revoke an API key",
         errorResponses: { 404: "API key not found" },
-        protect: true,
       },
     })
-    .input(z.object({ id: z.guid() }))
+    .input(z.object({ id: Id }))
     .output(syncParsed(z.object({ status: z.literal("revoked") })))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.user, input.id)),
 });

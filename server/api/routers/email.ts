@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "../../text";
+import { Id } from "../../tasks/schemas";
 import { DomainError } from "../../errors";
 import { verifyEmailToken } from "../../notify";
 import { pauseFromLink } from "../../tasks/service";
@@ -16,7 +17,6 @@ export const emailRouter = router({
         path: "/api/v1/email/verify",
         tags,
         summary: "Confirm an address for email notifications (the button of the link's page)",
-        protect: false,
         errorResponses: { 400: "Invalid or expired token" },
       },
     })
@@ -35,11 +35,10 @@ export const emailRouter = router({
         path: "/api/v1/email/pause",
         tags,
         summary: "Pause a watch from its notification email (the button of the link's page)",
-        protect: false,
         errorResponses: { 400: "Invalid or expired link", 404: "Task not found" },
       },
     })
-    .input(z.object({ task: z.guid(), token: text().min(1).max(200) }).strict())
+    .input(z.object({ task: Id, token: text().min(1).max(200) }).strict())
     .output(syncParsed(z.object({ status: z.literal("paused") })))
     .mutation(({ input }) => pauseFromLink(input.task, input.token)),
 });

@@ -10,7 +10,7 @@ import {
 } from "../../follows/service";
 import { Id, NotificationConfig, NotificationsInput, TaskSchema, Timestamp } from "../../tasks/schemas";
 import { text } from "../../text";
-import { authedProcedure, ipRateLimited, publicProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, publicProcedure, router, syncParsed } from "../trpc";
 
 const tags = ["follows"];
 const Token = z.object({ token: text().min(1).max(300) }).strict();
@@ -20,7 +20,6 @@ const FollowSchema = z
 
 export const followsRouter = router({
   byEmail: publicProcedure
-    .use(ipRateLimited("follow"))
     .meta({
       openapi: {
         method: "POST",
@@ -28,17 +27,14 @@ export const followsRouter = router({
         tags,
         summary:
           "Follow a public watch by email (no account): a confirmation link is sent; the same answer whether or not the address already follows",
-        protect: false,
-        errorResponses: { 404: "Task not found", 429: "Rate limit exceeded (5 per minute)" },
+        errorResponses: { 404: "Task not found" },
       },
+      successStatus: 202,
+      rateLimit: "follow",
     })
     .input(z.object({ id: Id, email: z.email({ pattern: z.regexes.html5Email }).max(320) }).strict())
     .output(syncParsed(z.object({ message: z.literal(CHECK_INBOX) })))
-    .mutation(async ({ ctx, input }) => {
-      const answer = await followByEmail(input.id, input.email);
-      ctx.res.status = 202;
-      return answer;
-    }),
+    .mutation(({ input }) => followByEmail(input.id, input.email)),
 
   confirm: publicProcedure
     .meta({
@@ -47,7 +43,6 @@ export const followsRouter = router({
         path: "/api/v1/public/follows/confirm",
         tags,
         summary: "Confirm a follow by email (the button of the link's page)",
-        protect: false,
         errorResponses: { 400: "Invalid or expired token" },
       },
     })
@@ -62,7 +57,6 @@ export const followsRouter = router({
         path: "/api/v1/public/follows/unsubscribe",
         tags,
         summary: "Stop following (the link in every follower's email)",
-        protect: false,
         errorResponses: { 400: "Invalid or expired token" },
       },
     })
@@ -76,16 +70,17 @@ export const followsRouter = router({
         method: "POST",
         path: "/api/v1/tasks/{id}/follow",
         tags,
-        summary: "Follow a public watch with your own channels (201), or change them (200)",
-        protect: true,
+        summary: "Follow a public watch with your own channels, or change them",
         errorResponses: { 400: "You own this task, or an invalid notification", 404: "Task not found" },
       },
+      successStatus: 201,
+      alsoAnswers: { 200: "You followed it already: your channels were replaced" },
     })
     .input(z.object({ id: Id, notifications: NotificationsInput }).strict())
     .output(syncParsed(FollowSchema))
     .mutation(async ({ ctx, input }) => {
       const { created, follow } = await followAsUser(ctx.user, input.id, input.notifications);
-      ctx.res.status = created ? 201 : 200;
+      if (!created) ctx.res.status = 200;
       return follow;
     }),
 
@@ -96,16 +91,13 @@ export const followsRouter = router({
         path: "/api/v1/tasks/{id}/follow",
         tags,
         summary: "Stop following a watch",
-        protect: true,
         errorResponses: { 404: "Task not found" },
       },
+      successStatus: 204,
     })
     .input(z.object({ id: Id }))
     .output(syncParsed(z.void()))
-    .mutation(async ({ ctx, input }) => {
-      await unfollow(ctx.user, input.id);
-      ctx.res.status = 204;
-    }),
+    .mutation(({ ctx, input }) => unfollow(ctx.user, input.id)),
 
   list: authedProcedure
     .meta({
@@ -114,7 +106,6 @@ export const followsRouter = router({
         path: "/api/v1/follows",
         tags,
         summary: "The watches you follow, newest first",
-        protect: true,
       },
     })
     .input(z.void())

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SEND_EVENTS } from "../../notify/events";
 import { listSends, redeliver } from "../../notify/sends";
-import { NotificationTypeSchema, Paging, SendRecordSchema } from "../../tasks/schemas";
+import { Id, NotificationTypeSchema, Paging, SendRecordSchema } from "../../tasks/schemas";
 import { authedProcedure, router, syncParsed } from "../trpc";
 
 export const notificationsRouter = router({
@@ -12,14 +12,12 @@ export const notificationsRouter = router({
         path: "/api/v1/notifications/sends",
         tags: ["notifications"],
         summary: "Delivery history",
-        protect: true,
-        errorResponses: {},
       },
     })
     .input(
       z.object({
         notification_type: NotificationTypeSchema.optional(),
-        task_id: z.guid().optional(),
+        task_id: Id.optional(),
         event: z.enum(SEND_EVENTS).optional(),
         ...Paging,
       }),
@@ -33,20 +31,16 @@ export const notificationsRouter = router({
         method: "POST",
         path: "/api/v1/notifications/sends/{id}/redeliver",
         tags: ["notifications"],
-        summary: "Send a run's webhook again now (same webhook-id); answers 202 with the new attempt's record",
-        protect: true,
+        summary: "Send a run's webhook again now (same webhook-id); answers the new attempt's record",
         errorResponses: {
           400: "Only webhook deliveries can be redelivered",
           404: "Send not found",
           409: "Being redelivered already",
         },
       },
+      successStatus: 202,
     })
-    .input(z.object({ id: z.guid() }))
+    .input(z.object({ id: Id }))
     .output(syncParsed(SendRecordSchema))
-    .mutation(async ({ ctx, input }) => {
-      const send = await redeliver(ctx.user, input.id);
-      ctx.res.status = 202;
-      return send;
-    }),
+    .mutation(({ ctx, input }) => redeliver(ctx.user, input.id)),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { authedProcedure, router, syncParsed, userRateLimited } from "../trpc";
+import { authedProcedure, router, syncParsed } from "../trpc";
 import {
   CreatedTaskSchema,
   CreateTaskInput,
@@ -33,8 +33,7 @@ export const tasksRouter = router({
         path: "/api/v1/tasks",
         tags,
         summary: "Create a watch",
-        errorResponses: { 400: "Invalid notification config" },
-        protect: true,
+        errorResponses: { 400: "Invalid notification config", 403: "Active task limit reached" },
       },
     })
     .input(CreateTaskInput)
@@ -42,7 +41,6 @@ export const tasksRouter = router({
     .mutation(({ ctx, input }) => createTask(ctx.user, input)),
 
   preview: authedProcedure
-    .use(userRateLimited("preview"))
     .meta({
       openapi: {
         method: "POST",
@@ -51,12 +49,11 @@ export const tasksRouter = router({
         summary: "What the agent would answer now for this query (saves nothing; counts one run)",
         errorResponses: {
           403: "Monthly run budget reached",
-          429: "Rate limit exceeded (10 per minute)",
           502: "Model provider error",
           503: "No model configured",
         },
-        protect: true,
       },
+      rateLimit: "preview",
     })
     .input(PreviewInput)
     .output(
@@ -79,7 +76,7 @@ export const tasksRouter = router({
     .mutation(({ ctx, input }) => previewTask(ctx.user, input)),
 
   list: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/tasks", tags, summary: "List your watches", protect: true } })
+    .meta({ openapi: { method: "GET", path: "/api/v1/tasks", tags, summary: "List your watches" } })
     .input(z.object({ state: TaskStateSchema.optional() }))
     .output(syncParsed(z.array(TaskSchema)))
     .query(({ ctx, input }) => listTasks(ctx.user, input.state)),
@@ -92,7 +89,6 @@ export const tasksRouter = router({
         tags,
         summary: "Get a watch",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById)
@@ -108,10 +104,10 @@ export const tasksRouter = router({
         summary: "Update a watch (partial)",
         errorResponses: {
           400: "Invalid state transition or notification config",
+          403: "Active task limit reached (resuming a watch)",
           404: "Task not found",
           500: "Failed to change task state; the update was rolled back",
         },
-        protect: true,
       },
     })
     .input(UpdateTaskInput)
@@ -126,15 +122,12 @@ export const tasksRouter = router({
         tags,
         summary: "Delete a watch",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
+      successStatus: 204,
     })
     .input(ById)
     .output(syncParsed(z.void()))
-    .mutation(async ({ ctx, input }) => {
-      await deleteTask(ctx.user, input.id);
-      ctx.res.status = 204;
-    }),
+    .mutation(({ ctx, input }) => deleteTask(ctx.user, input.id)),
 
   execute: authedProcedure
     .meta({
@@ -143,9 +136,13 @@ export const tasksRouter = router({
         path: "/api/v1/tasks/{id}/execute",
         tags,
         summary: "Run a watch now",
-        errorResponses: { 404: "Task not found", 409: "Task is already running or pending" },
-        protect: true,
+        errorResponses: {
+          403: "Monthly run budget reached",
+          404: "Task not found",
+          409: "Task is already running or pending",
+        },
       },
+      query: ["force"],
     })
     .input(ById.extend({ force: z.union([z.boolean(), z.enum(["true", "false"])]).optional() }))
     .output(syncParsed(ExecutionSchema))
@@ -159,7 +156,6 @@ export const tasksRouter = router({
         tags,
         summary: "A watch's executions, newest first",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById.extend({ ...Paging, status: ExecutionStatusSchema.optional() }))
@@ -174,7 +170,6 @@ export const tasksRouter = router({
         tags,
         summary: "Executions where the condition was met",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById.extend(Paging))
@@ -189,7 +184,6 @@ export const tasksRouter = router({
         tags,
         summary: "Make a watch public or private",
         errorResponses: { 400: "A username is required first", 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById.extend({ is_public: z.boolean() }).strict())
@@ -203,7 +197,6 @@ export const tasksRouter = router({
         path: "/api/v1/tasks/{id}/notifications/test",
         tags,
         summary: "Send a test notification on one channel",
-        protect: true,
         errorResponses: { 400: "Channel not configured", 404: "Task not found" },
       },
     })
@@ -221,7 +214,6 @@ export const tasksRouter = router({
         tags,
         summary: "How the watch's definition changed, newest first",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById.extend(Paging))
@@ -245,7 +237,6 @@ export const tasksRouter = router({
         tags,
         summary: "Fork a public watch",
         errorResponses: { 404: "Task not found" },
-        protect: true,
       },
     })
     .input(ById.extend({ name: Name.optional() }).strict())

@@ -12,7 +12,6 @@ export const usageRouter = router({
         path: "/api/v1/usage",
         tags,
         summary: "Your runs, tokens and active watches this month (UTC) against your limits",
-        protect: true,
       },
     })
     .input(z.void())
@@ -39,7 +38,6 @@ export const usageRouter = router({
         path: "/api/v1/usage/tasks",
         tags,
         summary: "Your watches that ran most this month, with their runs and tokens",
-        protect: true,
       },
     })
     .input(z.object({ limit: z.number().int().min(1).max(100).default(10) }))

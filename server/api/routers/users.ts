@@ -26,7 +26,6 @@ export const usersRouter = router({
         path: "/api/v1/users/me/settings",
         tags: ["users"],
         summary: "Your email settings: time zone, quiet hours (email waits until they end), daily digest",
-        protect: true,
       },
     })
     .input(SettingsInput)
@@ -41,7 +40,6 @@ export const usersRouter = router({
         tags: ["users"],
         summary: "Set your username (once)",
         errorResponses: { 400: "Invalid username, or already set", 409: "Username already taken" },
-        protect: true,
       },
     })
     .input(z.object({ username: text().max(100) }).strict())
@@ -55,7 +53,6 @@ export const usersRouter = router({
         path: "/api/v1/users/username/available",
         tags: ["users"],
         summary: "Check a username",
-        protect: true,
       },
     })
     .input(z.object({ username: text().max(100) }))
@@ -69,7 +66,6 @@ export const usersRouter = router({
         path: "/api/v1/webhooks/secret",
         tags: ["notifications"],
         summary: "Your webhook signing secret",
-        protect: true,
       },
     })
     .input(z.void())
@@ -83,7 +79,6 @@ export const usersRouter = router({
         path: "/api/v1/webhooks/secret/rotate",
         tags: ["notifications"],
         summary: "Rotate your webhook signing secret; the old one keeps signing for overlap_hours",
-        protect: true,
       },
     })
     .input(z.object({ overlap_hours: z.number().min(0).max(72).default(24) }).strict())

@@ -1,4 +1,7 @@
-/** Clerk's webhooks (Svix-signed): accounts follow user.updated and user.deleted at once (server/users/clerk-accounts.ts). */
+/**
+ * Clerk's webhooks (Svix-signed): accounts follow user.updated and user.deleted at once, each delivery once and never
+ * an older profile over a newer one (server/users/clerk-accounts.ts).
+ */
 import { verifyWebhook } from "@clerk/backend/webhooks";
 import { env } from "@/server/env";
 import { applyClerkEvent } from "@/server/users/clerk-accounts";
@@ -17,5 +20,5 @@ export async function POST(request: Request) {
   } catch {
     return Response.json({ detail: "Invalid webhook signature" }, { status: 400 });
   }
-  return Response.json({ status: await applyClerkEvent(event) });
+  return Response.json({ status: await applyClerkEvent(event, request.headers.get("svix-id")) });
 }

@@ -1,9 +1,8 @@
-/** The SVG badge of a public watch's verdict, for READMEs and other sites (CONTRACT §10). */
-import { z } from "zod";
+/** The SVG badge of a public watch's verdict, for READMEs and other sites. */
 import { notModifiedOr } from "@/server/http/conditional";
+import { ENDPOINTS } from "@/server/http/endpoints";
 import { route } from "@/server/http/route";
 import { publicTaskBadge } from "@/server/public/service";
-import { Id } from "@/server/tasks/schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -12,12 +11,11 @@ export const dynamic = "force-dynamic";
  * it too. Opened on its own, the SVG may run nothing.
  */
 const IMAGE_HEADERS = {
-  "content-type": "image/svg+xml; charset=utf-8",
+  "content-type": `${ENDPOINTS.badge.produces.type}; charset=utf-8`,
   "cross-origin-resource-policy": "cross-origin",
   "content-security-policy": "default-src 'none'",
 };
 
-export const GET = route<{ id: string }>({ bucket: "badge" }, async (req, params) => {
-  const { id } = z.object({ id: Id }).parse(params);
+export const GET = route(ENDPOINTS.badge, async (req, { id }) => {
   return notModifiedOr(req, await publicTaskBadge(id), IMAGE_HEADERS);
 });
