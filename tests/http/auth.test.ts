@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { call, server } from "../helpers/api";
+import { call } from "../helpers/api";
 import { startServer } from "../helpers/server";
 
 /** A GET with a Host header of our choosing (fetch does not let a caller set one). */
@@ -71,7 +71,8 @@ describe("API keys", () => {
 });
 
 describe("server modes", () => {
-  it("SERVICE_NOAUTH=1: loopback requests without credentials act as the test user", async () => {
+  // Each starts a server of its own: tens of seconds on a busy machine.
+  it("SERVICE_NOAUTH=1: loopback requests without credentials act as the test user", { timeout: 120_000 }, async () => {
     const s = await startServer({ SERVICE_NOAUTH: "1" });
     try {
       expect(s.output()).toMatch(/SERVICE_NOAUTH=1/);
@@ -137,30 +138,31 @@ describe("server modes", () => {
     }
   });
 
-  it("without the flag, loopback requests need credentials", async () => {
-    expect((await call("GET", "/auth/me", { base: server().url })).status).toBe(401);
-  });
-
-  it("TRUST_PROXY=1: the client is the rightmost X-Forwarded-For entry; entries left of it and x-watch-client-ip change nothing", async () => {
-    const s = await startServer({ TRUST_PROXY: "1" });
-    try {
-      let n = 0;
-      const join = (forwardedFor: string) =>
-        call("POST", "/api/v1/public/waitlist", {
-          base: s.url,
-          body: { email: `xff${n}@example.com` },
-          headers: { "x-forwarded-for": forwardedFor, "x-watch-client-ip": `10.9.9.${n++}` },
-        }).then((r) => r.status);
-      const forged = [];
-      for (let i = 0; i < 6; i++) forged.push(await join(`198.51.100.${i}, 203.0.113.7`));
-      expect(forged).toEqual([200, 200, 200, 200, 200, 429]);
-      expect(await join("203.0.113.7")).toBe(429);
-      expect(await join("203.0.113.7, 203.0.113.8")).toBe(200);
-    } finally {
-      await s.stop();
-    }
-    await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(
-      /TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/,
-    );
-  });
+  it(
+    "without SERVICE_NOAUTH, loopback requests need credentials; TRUST_PROXY=1: the client is the rightmost X-Forwarded-For entry, entries left of it and x-watch-client-ip change nothing",
+    { timeout: 120_000 },
+    async () => {
+      const s = await startServer({ TRUST_PROXY: "1" });
+      try {
+        expect((await call("GET", "/auth/me", { base: s.url })).status).toBe(401);
+        let n = 0;
+        const join = (forwardedFor: string) =>
+          call("POST", "/api/v1/public/waitlist", {
+            base: s.url,
+            body: { email: `xff${n}@example.com` },
+            headers: { "x-forwarded-for": forwardedFor, "x-watch-client-ip": `10.9.9.${n++}` },
+          }).then((r) => r.status);
+        const forged = [];
+        for (let i = 0; i < 6; i++) forged.push(await join(`198.51.100.${i}, 203.0.113.7`));
+        expect(forged).toEqual([200, 200, 200, 200, 200, 429]);
+        expect(await join("203.0.113.7")).toBe(429);
+        expect(await join("203.0.113.7, 203.0.113.8")).toBe(200);
+      } finally {
+        await s.stop();
+      }
+      await expect(startServer({ TRUST_PROXY: "10.0.0.0/33" })).rejects.toThrow(
+        /TRUST_PROXY: '10\.0\.0\.0\/33' is not an IP address or CIDR range/,
+      );
+    },
+  );
 });

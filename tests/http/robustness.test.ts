@@ -1,7 +1,8 @@
 /**
  * What happens before any route runs, on the built server: the front's body cap (a declared length at once, a chunked
- * body as it crosses 1 MB, memory flat), a client that hangs up mid-body, Next.js's answers to odd paths and methods;
- * and the embedded database across SIGKILL, SIGTERM, a second server on the same data and a port already taken.
+ * body as it crosses 1 MB, memory flat), at most 256 connections per client address, a client that hangs up mid-body,
+ * Next.js's answers to odd paths and methods; and the embedded database across SIGKILL, SIGTERM, a second server on
+ * the same data and a port already taken.
  * What the routes do with bad input is tested in-process (tests/service/bad-input.test.ts).
  */
 import fs from "node:fs";
@@ -183,6 +184,33 @@ describe("a server of its own", () => {
       expect(joined.status).toBe(200);
     },
   );
+
+  // The server's own client address is not a trusted proxy's here (no TRUST_PROXY, unlike the shared server).
+  it("holds at most 256 connections per client address: the next is answered 429 and closed; once some close, new ones are served", async () => {
+    const sockets: net.Socket[] = [];
+    const open = () =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect(own.port, "127.0.0.1", () => resolve(s));
+        s.on("error", reject);
+        sockets.push(s);
+      });
+    try {
+      for (let i = 0; i < 256; i++) await open();
+      const extra = await open();
+      const answer = await new Promise<string>((resolve) => {
+        let data = "";
+        extra.on("data", (d) => (data += d));
+        extra.on("close", () => resolve(data));
+        setTimeout(() => resolve(`(still open) ${data}`), 3000);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 429 /);
+      for (const s of sockets.splice(0, 10)) s.destroy();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await call("GET", "/api/health", { base: own.url })).status).toBe(200);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+    }
+  });
 });
 
 describe("embedded database durability", () => {
