@@ -163,9 +163,7 @@ describe("SDK with an API key", () => {
     const e = await withKey.watches.list().catch((err) => err);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e).toMatchObject({ status: 401, detail: "Invalid API key" });
-    await expect(createClient({ baseUrl: app.url, noauth: true }).me()).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(createClient({ baseUrl: app.url, noauth: true }).me()).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 
