@@ -8,6 +8,16 @@ const nextConfig = {
     "@dbos-inc/dbos-sdk",
     "pg",
     "bcryptjs",
+    // One instance each for the front (scripts/front.mjs) and the bundled server code; OpenTelemetry's
+    // instrumentations patch modules as Node loads them.
+    "pino",
+    "pino-pretty",
+    "prom-client",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/instrumentation-pg",
+    "@opentelemetry/instrumentation-undici",
   ],
   outputFileTracingIncludes: { "/**": ["./prisma/**/*"] },
   poweredByHeader: false,

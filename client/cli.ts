@@ -220,9 +220,21 @@ function buildProgram() {
     .command("list")
     .description("your watches")
     .addOption(new Option("--state <state>", "only this state").choices(["active", "paused", "completed"]))
-    .action(async (o: { state?: Task["state"] }) => {
-      const tasks = await client().watches.list({ state: o.state });
-      print(tasks, () => table(tasks.map(taskRow), ["id", "name", "state", "last", "next_run"]));
+    .option("--limit <n>", "at most this many (newest first; default: all)", (v) => parsePositive(v))
+    .option("--offset <n>", "skip this many first", (v) => parseCount(v))
+    .action(async (o: { state?: Task["state"]; limit?: number; offset?: number }) => {
+      if (o.limit === undefined && o.offset === undefined) {
+        const tasks = await client().watches.list({ state: o.state });
+        print(tasks, () => table(tasks.map(taskRow), ["id", "name", "state", "last", "next_run"]));
+        return;
+      }
+      const { items, total } = await client().watches.page({ state: o.state, limit: o.limit ?? 50, offset: o.offset });
+      const from = (o.offset ?? 0) + 1;
+      print(items, () =>
+        items.length
+          ? `${table(items.map(taskRow), ["id", "name", "state", "last", "next_run"])}${from}–${from + items.length - 1} of ${total}\n`
+          : `none (${total} in all)\n`,
+      );
     });
 
   program
@@ -678,6 +690,12 @@ function parseQuietHours(v: string) {
 function parsePositive(v: string) {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`expected a positive whole number, got "${v}"`);
+  return n;
+}
+
+function parseCount(v: string) {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`expected a whole number (0 or more), got "${v}"`);
   return n;
 }
 

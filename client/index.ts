@@ -112,7 +112,15 @@ export function createClient(options: ClientOptions = {}) {
 
   const watches = {
     create: (input: CreateTaskInput) => unwrap(api.POST("/api/v1/tasks", { body: input })),
-    list: (filter: { state?: TaskState } = {}) => unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
+    /** Your watches, newest first: all of them, or `limit` of them from `offset`. */
+    list: (filter: { state?: TaskState; limit?: number; offset?: number } = {}) =>
+      unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
+    /** A page of your watches and how many there are in all (the server's X-Total-Count). */
+    page: async (filter: { state?: TaskState; limit: number; offset?: number }) => {
+      const call = api.GET("/api/v1/tasks", { params: { query: filter } });
+      const items = await unwrap(call);
+      return { items, total: Number((await call).response.headers.get("x-total-count") ?? items.length) };
+    },
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
     update: (id: string, changes: UpdateTaskInput) =>
       unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your watches */
+        /** List your watches, newest first: all of them, or a page with limit and offset */
         get: operations["tasks-list"];
         put?: never;
         /** Create a watch */
@@ -970,6 +970,8 @@ export interface operations {
         parameters: {
             query?: {
                 state?: "active" | "paused" | "completed";
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -980,6 +982,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description How many of your watches match (all pages) */
+                    "X-Total-Count": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3778,8 +3782,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description How many public watches match */
+                    /** @description How many public watches match, exactly up to 1000; past it, 1000 */
                     "X-Total-Count": string;
+                    /** @description Sent when more than 1000 match (X-Total-Count is then 1000) */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

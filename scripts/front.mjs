@@ -13,16 +13,27 @@
  *    within REQUEST_BODY_TIMEOUT_MS (30 s), else Node answers 408 and closes the connection; one client address (an
  *    IPv6 /64) holds at most MAX_CONNECTIONS_PER_CLIENT connections open at once (a trusted proxy's are exempt);
  *  - a Content-Security-Policy on every HTML answer: pages get theirs with a nonce (proxy.ts); any other HTML (an
- *    error page outside the pages' routes) gets one that runs nothing.
+ *    error page outside the pages' routes) gets one that runs nothing;
+ *  - what operators watch: each request's id (`x-request-id`, the client's when it is a plain token) and its
+ *    context for logs (server/observability/context.mjs), its metrics by route template, its trace span when
+ *    tracing is on, GET /metrics, and GET /api/health/ready (503 while starting and from the first moment of a
+ *    shutdown, when every other new request is refused with 503 too).
  */
 import http from "node:http";
+import { AsyncResource } from "node:async_hooks";
+import { randomUUID, timingSafeEqual, createHash } from "node:crypto";
 import {
   clientAddress,
   clientGroup,
   isCrossSiteWrite,
+  isLoopbackAddress,
   isLoopbackHost,
   isTrustedProxy,
 } from "../server/net/client-address.mjs";
+import { setRoute, withActivity, currentActivity } from "../server/observability/context.mjs";
+import { metrics } from "../server/observability/metrics.mjs";
+import { log } from "../server/observability/log.mjs";
+import { routeTemplates } from "./routes.mjs";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const REQUEST_HEADERS_TIMEOUT_MS = 10_000;
@@ -123,7 +134,7 @@ function noauthRefusal(req) {
  * `Connection: close`, then the connection lingers briefly (its input discarded) so that the client reads the
  * answer rather than a reset, and is dropped.
  */
-function refuse(req, res, status, detail) {
+function refuse(req, res, status, detail, headers = {}) {
   req.refuseBody();
   const unread = hasBody(req) && !req.complete;
   if (unread) {
@@ -140,6 +151,49 @@ function refuse(req, res, status, detail) {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     ...(unread ? { connection: "close" } : {}),
+    ...headers,
+  });
+  res.end(body);
+}
+
+function answerJson(res, status, value) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+  });
+  res.end(body);
+}
+
+/** A client's own request id is kept when it is a plain token (it is written to logs); otherwise a new one. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+const sha256 = (s) => createHash("sha256").update(s).digest();
+
+/**
+ * GET /metrics: with METRICS_TOKEN set, only to its bearer; without it, only to a client on this machine (the real
+ * client: behind a trusted proxy on the same host, the address the proxy forwarded, not the proxy's own).
+ */
+async function serveMetrics(req, res, token) {
+  const auth = String(req.headers.authorization ?? "");
+  if (token ? !(auth.startsWith("Bearer ") && timingSafeEqual(sha256(auth.slice(7)), sha256(token))) : false)
+    return refuse(req, res, 401, "Not authenticated", { "www-authenticate": "Bearer" });
+  if (!token && !isLoopbackAddress(req.headers["x-watch-client-ip"]))
+    return refuse(
+      req,
+      res,
+      403,
+      "Metrics are served to this machine only: set METRICS_TOKEN to scrape them from elsewhere",
+    );
+  const { registry } = metrics();
+  const body = await registry.metrics();
+  res.writeHead(200, {
+    "content-type": registry.contentType,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
   });
   res.end(body);
 }
@@ -176,7 +230,8 @@ const TOO_MANY_CONNECTIONS = (() => {
  * @param {{ handle: (req: http.IncomingMessage, res: http.ServerResponse) => unknown,
  *           upgrade?: (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => unknown,
  *           noauth: boolean, trustProxy: ReturnType<typeof import("../server/net/client-address.mjs").parseTrustProxy>,
- *           headersTimeoutMs?: number, requestTimeoutMs?: number }} opts
+ *           headersTimeoutMs?: number, requestTimeoutMs?: number, metricsToken?: string,
+ *           trace?: (req: http.IncomingMessage, requestId: string) => { run: <T>(fn: () => T) => T, end: (route: string, status: number) => void } }} opts
  */
 export function createFront({
   handle,
@@ -185,9 +240,15 @@ export function createFront({
   trustProxy,
   headersTimeoutMs = REQUEST_HEADERS_TIMEOUT_MS,
   requestTimeoutMs = REQUEST_BODY_TIMEOUT_MS,
+  metricsToken,
+  trace,
 }) {
   if (headersTimeoutMs > requestTimeoutMs)
     throw new Error("REQUEST_HEADERS_TIMEOUT_MS must not be greater than REQUEST_BODY_TIMEOUT_MS");
+  /** "starting" until the server has answered its first health check, "ready", then "stopping" (drain()). */
+  let phase = "starting";
+  const routeOf = routeTemplates();
+
   /** @param {HeldBodyRequest} req */
   async function onRequest(req, res, expectsContinue = false) {
     req.headers["x-watch-client-ip"] = clientAddress(
@@ -195,7 +256,54 @@ export function createFront({
       req.headers["x-forwarded-for"],
       trustProxy,
     );
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
     setSecurityHeaders(res);
+    return withActivity({ request_id: requestId }, () => {
+      const started = performance.now();
+      const activity = currentActivity();
+      const span = trace?.(req, requestId);
+      // Bound to the request's context, so that its log line carries the request's id.
+      res.once(
+        "close",
+        AsyncResource.bind(() => {
+          const path = (req.url ?? "/").split("?")[0];
+          const route = activity.route ?? routeOf(path);
+          const method = METHODS.has(req.method) ? req.method : "OTHER";
+          // A client that went away before the whole answer was written: nginx's 499.
+          const status = res.writableFinished ? res.statusCode : 499;
+          const seconds = (performance.now() - started) / 1000;
+          const m = metrics();
+          m.httpRequests.inc({ route, method, status });
+          m.httpDuration.observe({ route, method }, seconds);
+          span?.end(route, status);
+          log.debug({ method, route, status, duration_ms: Math.round(seconds * 1000) }, "request");
+        }),
+      );
+      const run = () => serve(req, res, expectsContinue);
+      return span ? span.run(run) : run();
+    });
+  }
+
+  /** @param {HeldBodyRequest} req */
+  async function serve(req, res, expectsContinue) {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && path === "/api/health/ready") {
+      setRoute(path);
+      req.refuseBody();
+      return answerJson(res, phase === "ready" ? 200 : 503, { status: phase });
+    }
+    if (req.method === "GET" && path === "/metrics") {
+      setRoute(path);
+      return serveMetrics(req, res, metricsToken);
+    }
+    if (phase === "stopping")
+      return refuse(req, res, 503, "The server is shutting down: retry the request", {
+        "retry-after": "1",
+        connection: "close",
+      });
     const refusal = noauth ? noauthRefusal(req) : null;
     if (refusal) return refuse(req, res, ...refusal);
     if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES)
@@ -239,7 +347,7 @@ export function createFront({
   server.on("checkContinue", (req, res) => onRequest(req, res, true));
   const upgraded = new Set();
   server.on("upgrade", (req, socket, head) => {
-    if (!upgrade || (noauth && !isLoopbackHost(req.headers.host))) return void socket.destroy();
+    if (!upgrade || phase === "stopping" || (noauth && !isLoopbackHost(req.headers.host))) return void socket.destroy();
     req.headers["x-watch-client-ip"] = clientAddress(
       req.socket.remoteAddress,
       req.headers["x-forwarded-for"],
@@ -256,5 +364,14 @@ export function createFront({
     for (const socket of upgraded) socket.destroy();
     return close(callback);
   };
-  return server;
+  return Object.assign(server, {
+    /** The server has started: readiness answers 200. */
+    ready() {
+      if (phase === "starting") phase = "ready";
+    },
+    /** A shutdown has begun: readiness answers 503, and so does every new request (with `Connection: close`). */
+    drain() {
+      phase = "stopping";
+    },
+  });
 }

@@ -3,15 +3,18 @@
  * `npm start`: builds when there is no production build, then serves dashboard + API.
  * `npm run dev` (`--dev`): the Next.js development server (no build, reloads on change) behind the same front.
  * The front (scripts/front.mjs) records the client's real address, guards SERVICE_NOAUTH, caps bodies and cuts off
- * slow clients;
- * this script also shuts down gracefully on SIGTERM (in-flight requests finish, then the database is closed).
+ * slow clients; this script also shuts down gracefully on SIGTERM: readiness and new requests answer 503 at once,
+ * running requests and agent runs get SHUTDOWN_GRACE_MS (30 s) to finish, runs not finished by then resume at the
+ * next start (or on another replica), then the database is closed.
  */
 import fs from "node:fs";
 import path from "node:path";
+import util from "node:util";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import { parseTrustProxy } from "../server/net/client-address.mjs";
+import { log, logFormat } from "../server/observability/log.mjs";
 import { createFront } from "./front.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,18 +24,29 @@ process.env.NODE_ENV = dev ? "development" : "production";
 // .env files, as Next.js reads them, before the front reads PORT, TRUST_PROXY or SERVICE_NOAUTH (the environment wins).
 nextEnv.loadEnvConfig(root, dev, { info() {}, error: console.error });
 
+// One JSON object per line means every line: what Next.js and libraries print goes through the logger too.
+if (logFormat() === "json")
+  for (const [method, level] of [
+    ["log", "info"],
+    ["info", "info"],
+    ["warn", "warn"],
+    ["error", "error"],
+    ["debug", "debug"],
+  ])
+    console[method] = (...args) => log[level](util.format(...args));
+
 let trustProxy;
 try {
   trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
 } catch (e) {
-  console.error(`Invalid configuration:\n  ${e.message}`);
+  log.fatal(`Invalid configuration:\n  ${e.message}`);
   process.exit(1);
 }
 // The same reading as server/env.ts, which refuses any other value at start.
 const noauth = process.env.SERVICE_NOAUTH === "1" || process.env.SERVICE_NOAUTH === "true";
 
 if (!dev && (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.includes("--build"))) {
-  console.log("No production build found: running `next build` first (once).");
+  log.info("No production build found: running `next build` first (once).");
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     stdio: "inherit",
   });
@@ -41,6 +55,12 @@ if (!dev && (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.arg
 
 const port = Number(process.env.PORT ?? 8000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
+/** As server/env.ts reads it (which refuses a bad value at start). */
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS || 30_000);
+// Request spans, when tracing is on (instrumentation.ts starts the SDK); nothing of OpenTelemetry is loaded otherwise.
+const trace = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+  ? (await import("../server/observability/request-span.mjs")).requestSpan
+  : undefined;
 
 // Next.js runs in this process; server/lifecycle.ts refuses to start without this mark, because without the
 // front nothing would have written the `x-watch-client-ip` that per-IP limits and SERVICE_NOAUTH trust.
@@ -66,39 +86,52 @@ const server = createFront({
   upgrade: dev ? app.getUpgradeHandler() : undefined,
   noauth,
   trustProxy,
+  metricsToken: process.env.METRICS_TOKEN || undefined,
+  trace,
 });
 server.keepAliveTimeout = 65_000;
 // Next.js logs an uncaught exception and carries on: a port already taken would leave a server that never serves.
 server.on("error", (e) => {
-  console.error(`Cannot serve on ${hostname}:${port}: ${e.message}`);
+  log.fatal(`Cannot serve on ${hostname}:${port}: ${e.message}`);
   process.exit(1);
 });
 server.listen(port, hostname, async () => {
   // The first request runs instrumentation.ts (database, migrations, scheduler); make it ours.
   const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch((e) => e);
   if (!(res instanceof Response) || !(res.headers.get("content-type") ?? "").includes("json")) {
-    console.error("Start-up failed (see the error above).");
+    log.fatal("Start-up failed (see the error above).");
     process.exit(1);
   }
-  console.log(`Watch ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+  server.ready();
+  log.info(`Watch ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
 });
 
 let stopping = false;
 async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: finishing in-flight requests`);
-  const force = setTimeout(() => process.exit(1), 25_000).unref();
+  server.drain();
+  log.info(
+    `${signal}: shutting down: new requests get 503; running requests and agent runs have ${graceMs / 1000} s to finish`,
+  );
+  const force = setTimeout(() => {
+    log.error("shutdown did not finish in time: exiting");
+    process.exit(1);
+  }, graceMs + 5_000).unref();
+  const deadline = Date.now() + graceMs;
+  const timeLeft = () => new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref());
+  await Promise.all([
+    // The engine takes no new run; the running ones finish, the rest resume at the next start.
+    globalThis.__watchDrainRuns?.(deadline).catch((e) => log.error({ err: e }, "draining runs failed")),
+    Promise.race([Promise.allSettled(inFlight), timeLeft()]),
+  ]);
   await new Promise((resolve) => {
     server.close(resolve);
-    // Keep-alive connections close as soon as their in-flight request is answered.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.once("close", () => clearInterval(sweep));
+    server.closeAllConnections();
   });
-  await Promise.race([Promise.allSettled(inFlight), new Promise((resolve) => setTimeout(resolve, 2000))]);
-  await globalThis.__watchStopServices?.().catch((e) => console.error("shutdown failed", e));
+  await globalThis.__watchStopServices?.().catch((e) => log.error({ err: e }, "shutdown failed"));
   clearTimeout(force);
-  console.log("stopped");
+  log.info("stopped");
   process.exit(0);
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -51,7 +51,6 @@ export const groups = {
       .describe(
         "Proxies in front of the server: 1 (one hop), n (that many), or their addresses/CIDR ranges (10.0.0.0/8,fd00::/8). The client is the rightmost X-Forwarded-For entry no trusted proxy wrote. Never set it on a server clients reach directly.",
       ),
-    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Least severe log level written."),
     /** Read by the front (scripts/front.mjs) as well. */
     REQUEST_HEADERS_TIMEOUT_MS: positiveInt(10_000).describe(
       "A request's headers must arrive within this many milliseconds, else 408 and the connection closed.",
@@ -59,6 +58,26 @@ export const groups = {
     REQUEST_BODY_TIMEOUT_MS: positiveInt(30_000).describe(
       "A whole request (headers and body) must arrive within this many milliseconds, else 408 and the connection closed.",
     ),
+    SHUTDOWN_GRACE_MS: positiveInt(30_000).describe(
+      "On SIGTERM, how long running requests and agent runs get to finish, in milliseconds; unfinished runs resume at the next start.",
+    ),
+  },
+  Operations: {
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Least severe log level written."),
+    LOG_FORMAT: z
+      .enum(["json", "pretty"])
+      .optional()
+      .describe("json: one JSON object per line; pretty: readable lines. Unset: json under NODE_ENV=production."),
+    METRICS_TOKEN: optionalString.describe(
+      "Bearer token for GET /metrics. Unset: metrics are served only to clients on this machine.",
+    ),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl.describe(
+      "OpenTelemetry collector (OTLP/HTTP, e.g. http://localhost:4318): traces of requests, runs, model calls and database time. Unset: no tracing.",
+    ),
+    OTEL_EXPORTER_OTLP_HEADERS: optionalString.describe(
+      "Headers for the collector, as key=value pairs separated by commas (an API key of a hosted collector).",
+    ),
+    OTEL_SERVICE_NAME: z.string().default("watch").describe("Service name on the traces."),
   },
   Database: {
     DATABASE_URL: optionalString.describe(

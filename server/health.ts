@@ -1,6 +1,7 @@
 /** GET /api/health: the database answers a query, and the scheduler driver is really dispatching runs. */
 import { database } from "./db";
 import { scheduler } from "./scheduler";
+import { log } from "./observability/log.mjs";
 
 const DATABASE_CHECK_TIMEOUT_MS = 3000;
 
@@ -13,14 +14,14 @@ export async function serviceHealth() {
     () => "ok",
     (e: unknown) => {
       // The reason is for the operator's log, never for an anonymous caller (it can name hosts and users).
-      console.error("health: database unreachable:", e instanceof Error ? e.message : e);
+      log.error(`health: database unreachable: ${e instanceof Error ? e.message : String(e)}`);
       return "unreachable";
     },
   );
   const schedulerStatus = await scheduler()
     .health()
     .catch((e: unknown) => {
-      console.error("health: scheduler check failed:", e);
+      log.error({ err: e }, "health: scheduler check failed");
       return "error";
     });
   const ok = databaseStatus === "ok" && schedulerStatus.startsWith("ok");

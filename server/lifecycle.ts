@@ -8,6 +8,9 @@ import { flushViewCounts } from "./tasks/view-counts";
 import { nextRetentionAt } from "./retention";
 import { now } from "./clock";
 import { sql } from "./db/sql";
+import { log } from "./observability/log.mjs";
+const tracingEnabled = () => !!process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+import { metrics } from "./observability/metrics.mjs";
 
 /** Replicas started together queue on the migrations' advisory lock; each wait is Prisma's 10 s: a minute in all. */
 const MIGRATION_LOCK_ATTEMPTS = 6;
@@ -17,11 +20,11 @@ async function migrate(url: string) {
   for (let attempt = 1; ; attempt++) {
     try {
       const applied = await migrateDatabase(url);
-      if (applied.length) console.log(`applied migrations: ${applied.join(", ")}`);
+      if (applied.length) log.info(`applied migrations: ${applied.join(", ")}`);
       return;
     } catch (e) {
       if ((e as { code?: string }).code !== "P1002" || attempt === MIGRATION_LOCK_ATTEMPTS) throw e;
-      console.warn("another replica holds the migration lock: waiting for it");
+      log.warn("another replica holds the migration lock: waiting for it");
     }
   }
 }
@@ -30,6 +33,7 @@ const g = globalThis as unknown as {
   __watchStopping?: Promise<void>;
   __watchReady?: Promise<void>;
   __watchStopDriver?: () => Promise<void>;
+  __watchDrainDriver?: (deadline: number) => Promise<void>;
 };
 
 export function startServices() {
@@ -47,14 +51,16 @@ async function start() {
   setScheduler(driver.scheduler);
   await driver.scheduler.armRetention(nextRetentionAt(now()));
   g.__watchStopDriver = driver.stop;
+  g.__watchDrainDriver = driver.drain;
+  metrics().countDueWaitingWith(countDueWaiting);
   if (env.SERVICE_NOAUTH)
-    console.warn(
+    log.warn(
       "⚠ SERVICE_NOAUTH=1: unauthenticated requests from this machine act as the test user. Never use in production.",
     );
   const modelProblem = agentConfigProblem();
-  if (modelProblem) console.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
+  if (modelProblem) log.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
   if (db.embedded) await hintPostgresPastEmbeddedLimit();
-  console.log(
+  log.info(
     `ready: ${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}, scheduler ${driver.scheduler.name}, in ${Date.now() - started} ms`,
   );
 }
@@ -65,19 +71,39 @@ const EMBEDDED_WATCH_LIMIT = 10_000;
 export async function hintPostgresPastEmbeddedLimit() {
   const n = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks`, []))[0]?.n ?? 0;
   if (n > EMBEDDED_WATCH_LIMIT)
-    console.warn(
-      `ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, set DATABASE_URL to a PostgreSQL server (docs/benchmarks.md, Scale).`,
+    log.warn(
+      `ℹ ${n} watches on the embedded database: past ${EMBEDDED_WATCH_LIMIT.toLocaleString("en")}, move to a PostgreSQL server with \`npm run db:move\` (docs/deploy.md).`,
     );
 }
 
-/** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests have finished. */
+/** Active watches whose run is due and not started: next_run passed, and no run of theirs open (the metric's gauge). */
+async function countDueWaiting() {
+  const [row] = await sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM tasks t
+      WHERE t.state = 'active' AND t.next_run <= now()
+        AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.id = t.last_execution_id AND e.status IN ('pending', 'running'))`,
+    [],
+  );
+  return row!.n;
+}
+
+/**
+ * The first step of a shutdown (scripts/start.mjs): the engine takes no new run, and the agent runs under way get
+ * until `deadline` to finish; the others resume at the next start.
+ */
+export async function drainRuns(deadline: number) {
+  await g.__watchDrainDriver?.(deadline);
+}
+
+/** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests and runs have finished. */
 export function stopServices() {
   return (g.__watchStopping ??= (async () => {
     setScheduler(undefined);
     await g.__watchStopDriver?.();
-    await flushViewCounts().catch((e: Error) => console.error(`page views not written: ${e.message}`));
+    await flushViewCounts().catch((e: Error) => log.error(`page views not written: ${e.message}`));
     await database().close();
+    if (tracingEnabled()) await (await import("./observability/tracing")).stopTracing();
   })());
 }
 
-(globalThis as { __watchStopServices?: () => Promise<void> }).__watchStopServices = stopServices;
+Object.assign(globalThis, { __watchStopServices: stopServices, __watchDrainRuns: drainRuns });

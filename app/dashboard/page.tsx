@@ -21,11 +21,20 @@ const FILTERS = [
   { label: "Completed", state: "completed" },
 ] as const;
 
-export default async function Watches({ searchParams }: { searchParams: Promise<{ state?: string }> }) {
-  const state = TaskStateSchema.optional()
-    .catch(undefined)
-    .parse((await searchParams).state);
-  const [user, tasks] = await Promise.all([viewer(), serverCaller().then((c) => c.tasks.list({ state }))]);
+/** Watches per page. */
+const PAGE = 50;
+
+export default async function Watches({ searchParams }: { searchParams: Promise<{ state?: string; page?: string }> }) {
+  const params = await searchParams;
+  const state = TaskStateSchema.optional().catch(undefined).parse(params.state);
+  const page = Math.max(1, Math.floor(Number(params.page)) || 1);
+  // One more than a page: whether there is a next one.
+  const [user, listed] = await Promise.all([
+    viewer(),
+    serverCaller().then((c) => c.tasks.list({ state, limit: PAGE + 1, offset: (page - 1) * PAGE })),
+  ]);
+  const tasks = listed.slice(0, PAGE);
+  const link = (p: number) => `/dashboard?${new URLSearchParams({ ...(state ? { state } : {}), page: String(p) })}`;
   return (
     <main className="wide">
       {user && !user.has_seen_welcome ? (
@@ -94,6 +103,10 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
             </tbody>
           </table>
         </div>
+      ) : page > 1 ? (
+        <p className="notice">
+          No watches on this page. <Link href={link(1)}>First page</Link>
+        </p>
       ) : state ? (
         <p className="notice">No {state} watches.</p>
       ) : (
@@ -116,6 +129,12 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           </Link>
         </section>
       )}
+      {page > 1 || listed.length > PAGE ? (
+        <nav className="pager" aria-label="Pages">
+          {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
+          {listed.length > PAGE ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+        </nav>
+      ) : null}
     </main>
   );
 }

@@ -20,7 +20,12 @@ export default async function Explore({
   const q = params.q?.slice(0, 200) ?? "";
   const retryAfter = await pageRateLimit("public-list");
   if (retryAfter) return <TooManyRequests retryAfter={retryAfter} />;
-  const { tasks, total } = await listPublicTasks({ sort, q: q || undefined, limit: PAGE, offset: (page - 1) * PAGE });
+  const { tasks, total, capped } = await listPublicTasks({
+    sort,
+    q: q || undefined,
+    limit: PAGE,
+    offset: (page - 1) * PAGE,
+  });
   const audiences = await audienceOf(tasks);
   const link = (p: number) => `/explore?${new URLSearchParams({ ...(q ? { q } : {}), sort, page: String(p) })}`;
   return (
@@ -45,7 +50,10 @@ export default async function Explore({
         </div>
         <button type="submit">Search</button>
       </form>
-      <p className="muted small">{plural(total, "public watch", "public watches")}</p>
+      <p className="muted small">
+        {capped ? "More than " : ""}
+        {plural(total, "public watch", "public watches")}
+      </p>
       {tasks.length ? (
         <div className="grid">
           {tasks.map((t) => (
@@ -57,7 +65,11 @@ export default async function Explore({
       )}
       <nav className="pager" aria-label="Pages">
         {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
-        {page * PAGE < total ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+        {page * PAGE < total || (capped && tasks.length === PAGE) ? (
+          <Link href={link(page + 1)}>Older →</Link>
+        ) : (
+          <span />
+        )}
       </nav>
     </main>
   );

@@ -11,6 +11,7 @@ import { createModel } from "./model";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt";
 import { searchProvider, searchTools } from "./search";
 import { reportedSources, resolveGroundingRedirects } from "./sources";
+import { metrics } from "../observability/metrics.mjs";
 
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
@@ -53,6 +54,18 @@ export class AgentError extends Error {
 
 const MAX_STEPS = 8;
 const MAX_OUTPUT_TOKENS = 4096;
+
+/**
+ * The AI SDK's spans (each model call with its token counts, each tool call) when tracing is on; what the watch asks
+ * and what the model answers stay out of them.
+ */
+const telemetry = (watchId: string) => ({
+  isEnabled: !!process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  functionId: "watch.agent",
+  metadata: { task_id: watchId },
+  recordInputs: false,
+  recordOutputs: false,
+});
 
 /** `choice` is absent for a model given directly (tests). */
 type Resolved = { model: LanguageModel; tools: ToolSet; name: string; choice?: ModelChoice };
@@ -158,6 +171,7 @@ export async function runAgent(
       stopWhen: stepCountIs(MAX_STEPS),
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       abortSignal,
+      experimental_telemetry: telemetry(input.watch.id),
     });
     addUsage(research.totalUsage);
     const found = reportedSources(research);
@@ -177,6 +191,7 @@ export async function runAgent(
         ],
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         abortSignal,
+        experimental_telemetry: telemetry(input.watch.id),
       });
       addUsage(repair.totalUsage);
       parsed = ModelDecision.safeParse(safeExtract(repair.text));
@@ -200,6 +215,12 @@ export async function runAgent(
   } catch (e) {
     if (e instanceof AgentError) throw e;
     throw describeFailure(e, resolved, timeout.aborted);
+  } finally {
+    // What the provider counted, a failed run's calls included.
+    const provider = choice?.provider ?? name.split(":")[0] ?? "unknown";
+    const tokens = metrics().modelTokens;
+    if (usage.input_tokens) tokens.inc({ provider, direction: "input" }, usage.input_tokens);
+    if (usage.output_tokens) tokens.inc({ provider, direction: "output" }, usage.output_tokens);
   }
 }
 

@@ -7,9 +7,11 @@ import { env } from "../env";
 type Waiter = () => void;
 const queues = new Map<string, Waiter[]>(); // insertion order = round-robin order
 let running = 0;
+/** Set at shutdown: no slot is handed out any more. */
+let closed = false;
 
 function next() {
-  if (running >= env.AGENT_CONCURRENCY) return;
+  if (closed || running >= env.AGENT_CONCURRENCY) return;
   const first = queues.entries().next();
   if (first.done) return;
   const [user, waiting] = first.value;
@@ -33,4 +35,15 @@ export async function withAgentSlot<T>(userId: string, fn: () => Promise<T>): Pr
     running--;
     next();
   }
+}
+
+/** A shutdown has begun: runs still waiting never start their agent here (the engine resumes them after a restart). */
+export function closeAgentSlots() {
+  closed = true;
+}
+
+export function runsWaitingForSlot() {
+  let n = 0;
+  for (const waiting of queues.values()) n += waiting.length;
+  return n;
 }

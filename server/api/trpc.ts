@@ -14,6 +14,8 @@ import { BUCKETS, rateLimitedError, takeToken, type Bucket } from "../ratelimit"
 import { DomainError } from "../errors";
 import { errorDetail, EXPOSED, isZodError, toTRPCError, type Location } from "./errors";
 import { bucketsOf, declaresStatus, pathParameters, REFUSED, successStatusOf, type Meta } from "./wire";
+import { log } from "../observability/log.mjs";
+import { setRoute } from "../observability/context.mjs";
 
 // 1. Context
 export type ResponseMeta = { status?: number; headers: Record<string, string> };
@@ -92,6 +94,9 @@ export const router = t.router;
  */
 const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
   ctx.pathParams = pathParameters(meta?.openapi?.path);
+  // The route that metrics and traces label the request with: the operation's path template.
+  if (ctx.via === "rest" && meta?.openapi?.path) setRoute(meta.openapi.path);
+  else if (ctx.via === "trpc") setRoute(`/api/trpc/${path}`);
   const result = await next();
   if (result.ok || EXPOSED in result.error) return result;
   const cause = result.error.cause;
@@ -102,13 +107,11 @@ const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
   if (result.error.code !== "INTERNAL_SERVER_ERROR") return result;
   if (isZodError(cause)) throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
   if (isDatabaseUnavailable(cause)) {
-    console.error(
-      `[request ${ctx.requestId}] database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`,
-    );
+    log.error(`database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
     ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);
     throw toTRPCError(new DomainError("unavailable", DATABASE_UNAVAILABLE));
   }
-  console.error(`[request ${ctx.requestId}] ${path} failed:`, cause ?? result.error);
+  log.error({ err: cause ?? result.error, procedure: path }, `${path} failed`);
   return result;
 });
 
@@ -136,9 +139,7 @@ const wire = t.middleware(async ({ ctx, meta, type, path, next }) => {
   if (result.ok) {
     if (ctx.res.status === undefined) ctx.res.status = successStatusOf(meta);
     else if (!declaresStatus(meta, ctx.res.status))
-      console.error(
-        `[request ${ctx.requestId}] ${path} answered ${ctx.res.status}, a status its meta does not declare`,
-      );
+      log.error(`${path} answered ${ctx.res.status}, a status its meta does not declare`);
   }
   return result;
 });

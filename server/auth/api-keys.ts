@@ -16,6 +16,7 @@ import { db, type User } from "../db";
 import { sql } from "../db/sql";
 import { rateLimitedError, takeToken } from "../ratelimit";
 import { bcryptCompare, bcryptHash } from "./bcrypt-pool";
+import { log } from "../observability/log.mjs";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_PATTERN = /^sk_[A-Za-z0-9]{32}$/;
@@ -144,7 +145,7 @@ export async function verifyApiKey(key: string, clientIp: string): Promise<User 
   if (!key_last_used_at || Date.now() - key_last_used_at.getTime() > LAST_USED_EVERY_MS) {
     db.apiKey
       .update({ where: { id: key_id }, data: { last_used_at: new Date() } })
-      .catch((e: unknown) => console.error("api key last_used_at update failed", e));
+      .catch((e: unknown) => log.error({ err: e }, "api key last_used_at update failed"));
   }
   return user;
 }

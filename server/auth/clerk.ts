@@ -5,6 +5,7 @@
 import { createClerkClient, verifyToken } from "@clerk/backend";
 import { env } from "../env";
 import { DomainError, isDomainError } from "../errors";
+import { log } from "../observability/log.mjs";
 
 export const clerkConfigured = () => !!env.CLERK_SECRET_KEY;
 
@@ -100,7 +101,7 @@ export async function fetchClerkProfile(clerkUserId: string): Promise<ClerkProfi
     if ((e as { status?: number }).status === 404)
       throw new DomainError("not_found", "User not found at the identity provider");
     if (isDomainError(e)) throw e; // the client not initialized
-    console.error("clerk backend api failed", e);
+    log.error({ err: e }, "clerk backend api failed");
     throw new DomainError("unavailable", "Identity provider unavailable");
   }
 }

@@ -22,26 +22,87 @@ export type Database = {
 
 const g = globalThis as unknown as { __watchDb?: Database; __watchDbOpening?: Promise<Database> };
 
+const lockFileOf = (dataDir: string) => path.join(path.resolve(dataDir), "server.pid");
+
+/**
+ * Where a running server hands out snapshots of its embedded database (`npm run db:backup`): a Unix socket in the
+ * data directory, readable by its owner only. Relative when the absolute path is too long for a socket address.
+ */
+export function snapshotSocketOf(dataDir: string) {
+  const full = path.join(path.resolve(dataDir), "snapshot.sock");
+  return full.length < 100 ? full : path.relative(process.cwd(), full);
+}
+
+/** The process holding the embedded database in `dataDir` (a running server, or a backup), or null. */
+export function embeddedHolder(dataDir: string): number | null {
+  const lockFile = lockFileOf(dataDir);
+  const holder = Number(fs.existsSync(lockFile) ? fs.readFileSync(lockFile, "utf8") : 0);
+  return holder && holder !== process.pid && isAlive(holder) ? holder : null;
+}
+
+/** Takes the embedded database in `dataDir` for this process (one process at a time); returns the release. */
+export function lockEmbedded(dataDir: string) {
+  const holder = embeddedHolder(dataDir);
+  if (holder)
+    throw new Error(`The embedded database in ${dataDir} is in use by process ${holder}. Stop it or set DATA_DIR.`);
+  const lockFile = lockFileOf(dataDir);
+  fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+  fs.writeFileSync(lockFile, String(process.pid));
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
+/** A PGlite database served over a loopback socket, as plain PostgreSQL to every client. */
+export async function serveEmbedded(pglite: import("@electric-sql/pglite").PGlite) {
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 100 });
+  await server.start();
+  return { url: `postgresql://postgres@${server.getServerConn()}/postgres`, stop: () => server.stop() };
+}
+
+/**
+ * Hands a consistent copy of the running embedded database to whoever connects to the snapshot socket: its data
+ * directory as a tar archive, taken between two statements (the database is paused only for the copy in memory).
+ */
+async function serveSnapshots(pglite: import("@electric-sql/pglite").PGlite, dataDir: string) {
+  const net = await import("node:net");
+  const socketPath = snapshotSocketOf(dataDir);
+  fs.rmSync(socketPath, { force: true });
+  const server = net.createServer((socket) => {
+    socket.on("error", () => {});
+    (async () => {
+      await pglite.exec("CHECKPOINT");
+      const tar = await pglite.dumpDataDir("none");
+      socket.end(Buffer.from(await tar.arrayBuffer()));
+    })().catch(() => socket.destroy());
+  });
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => server.once("error", reject).listen(socketPath, resolve));
+  } finally {
+    process.umask(umask);
+  }
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      fs.rmSync(socketPath, { force: true });
+    });
+}
+
 async function startEmbedded(dataDir: string) {
   const dir = path.resolve(dataDir, "pglite");
   fs.mkdirSync(dir, { recursive: true });
-  const lockFile = path.join(path.resolve(dataDir), "server.pid");
-  const holder = Number(fs.existsSync(lockFile) ? fs.readFileSync(lockFile, "utf8") : 0);
-  if (holder && holder !== process.pid && isAlive(holder)) {
-    throw new Error(`The embedded database in ${dataDir} is in use by process ${holder}. Stop it or set DATA_DIR.`);
-  }
-  fs.writeFileSync(lockFile, String(process.pid));
+  const unlock = lockEmbedded(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
-  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 100 });
-  await server.start();
+  const served = await serveEmbedded(pglite);
+  const stopSnapshots = await serveSnapshots(pglite, dataDir);
   return {
-    url: `postgresql://postgres@${server.getServerConn()}/postgres`,
+    url: served.url,
     async close() {
-      await server.stop();
+      await stopSnapshots();
+      await served.stop();
       await pglite.close();
-      fs.rmSync(lockFile, { force: true });
+      unlock();
     },
   };
 }

@@ -10,6 +10,7 @@ import { HTTP_STATUS, isZodError, validationDetails, type Location } from "../ap
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { isDomainError } from "../errors";
 import { rateLimitMessage, takeToken, type Bucket } from "../ratelimit";
+import { log } from "../observability/log.mjs";
 
 const json = (status: number, body: unknown, headers: Record<string, string>) =>
   Response.json(body, { status, headers });
@@ -54,7 +55,7 @@ export function route<S extends z.ZodObject = z.ZodObject<Record<string, never>>
           { detail: DATABASE_UNAVAILABLE },
           { ...headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
         );
-      console.error(`[request ${headers["x-request-id"]}] ${req.method} ${new URL(req.url).pathname} failed:`, e);
+      log.error({ err: e }, `${req.method} ${new URL(req.url).pathname} failed`);
       return json(500, { detail: "Internal Server Error" }, headers);
     }
   };

@@ -15,6 +15,7 @@ import type { User } from "../db";
 import { errorDetail, type ValidationDetail } from "../api/errors";
 import { appRouter, type AppRouter } from "../api/root";
 import { createContext } from "../api/trpc";
+import { log } from "../observability/log.mjs";
 
 type Routers = inferRouterInputs<AppRouter>;
 type ProcedurePath = { [R in keyof Routers]: `${R & string}.${keyof Routers[R] & string}` }[keyof Routers];
@@ -274,7 +275,7 @@ export async function callTool(name: string, args: Json, call: Call): Promise<Ca
   } catch (e) {
     // The caller throws TRPCErrors only; the base procedure has logged an unexpected one with the request's id.
     if (e instanceof TRPCError) return failure(detailText(errorDetail(e, input, () => "body")));
-    console.error(`[request ${ctx.requestId}] MCP tool ${name} failed:`, e);
+    log.error({ err: e, tool: name }, `MCP tool ${name} failed`);
     return failure("Internal Server Error");
   }
   if (result === undefined) return { content: [{ type: "text", text: spec.done?.(input) ?? "Done." }] };

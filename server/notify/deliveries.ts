@@ -15,6 +15,7 @@ import { db, type NotificationType, type SendStatus } from "../db";
 import { transaction, type Query } from "../db/sql";
 import type { SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
+import { metrics } from "../observability/metrics.mjs";
 
 export type DeliveryOutcome = {
   status: SendStatus | "none";
@@ -170,13 +171,22 @@ export function claimAttempt(rec: Attempt, outcome: { failed?: string; skipped?:
       ],
     );
     if (!row) return { existing: { status: "failed", error_message: INTERRUPTED }, retryAt: null };
+    // Refused before any send (over a cap, or no way to send): the attempt's outcome is recorded here.
+    if (blocked || outcome.failed) countDelivery(rec.notification_type, status);
     return blocked ? { id: row.id, blocked, retryAt: cap?.retryAt ?? null } : { id: row.id };
   });
 }
 
 export async function settleAttempt(id: string, status: SendStatus, error: string | null) {
-  await db.notificationSend.update({ where: { id }, data: { status, error_message: error } });
+  const { notification_type } = await db.notificationSend.update({
+    where: { id },
+    data: { status, error_message: error },
+    select: { notification_type: true },
+  });
+  countDelivery(notification_type, status);
 }
+
+const countDelivery = (channel: NotificationType, status: SendStatus) => metrics().deliveries.inc({ channel, status });
 
 /** What a delivery reads: the execution, its watch with the channel of `type` (if any) and its owner. */
 export async function loadDelivery(executionId: string, type: NotificationType) {

@@ -15,13 +15,20 @@ import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
 
+/**
+ * The directory counts matches exactly up to this many; past it, `total` is this and `capped` says "more": an exact
+ * count of a common term reads every match, however few are shown.
+ */
+export const PUBLIC_COUNT_CAP = 1000;
+
 export async function listPublicTasks(query: PublicListQuery) {
   const filter = { publicOnly: true, search: query.q?.trim() || undefined };
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     findTasks(filter, { order: query.sort, limit: query.limit, offset: query.offset, publicLast: true }),
-    countTasks(filter),
+    countTasks(filter, PUBLIC_COUNT_CAP),
   ]);
-  return { tasks: rows.map(publicTaskView), total };
+  const capped = count > PUBLIC_COUNT_CAP;
+  return { tasks: rows.map(publicTaskView), total: capped ? PUBLIC_COUNT_CAP : count, capped };
 }
 
 export async function listUserPublicTasks(username: string) {

@@ -10,6 +10,7 @@ import { DomainError } from "../errors";
 import { env } from "../env";
 import { clientGroup } from "../net/client-address.mjs";
 import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
+import { log } from "../observability/log.mjs";
 
 export { BUCKETS, type Bucket } from "./buckets";
 
@@ -100,7 +101,7 @@ export async function takeToken(bucket: Bucket, key: string) {
   try {
     verdict = await rateLimiter().take(bucket, BUCKETS[bucket].per === "ip" ? clientGroup(key) : key);
   } catch (e) {
-    console.error(`rate limiter unavailable (${bucket}); letting the request through`, e);
+    log.error({ err: e }, `rate limiter unavailable (${bucket}); letting the request through`);
     return { ok: true, headers: {} as Record<string, string>, retryAfter: 0 };
   }
   const retryAfter = Math.max(1, Math.ceil((verdict.reset - Date.now()) / 1000));

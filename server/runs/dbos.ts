@@ -28,6 +28,8 @@ import {
   type WorkflowStep,
 } from "./workflow";
 import { sql } from "../db/sql";
+import { closeAgentSlots, runsWaitingForSlot } from "../agent/slots";
+import { log } from "../observability/log.mjs";
 
 const QUEUE = "watch-runs";
 /** Bump when a workflow's step sequence changes incompatibly (recovery replays by step order). */
@@ -97,6 +99,8 @@ const step: WorkflowStep = {
 };
 
 const g = globalThis as unknown as {
+  /** Watch runs under way in this process (a shutdown waits for them). */
+  __watchRunsInFlight?: number;
   __watchDbos?: {
     watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
     webhookDelivery: (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>;
@@ -107,9 +111,17 @@ const g = globalThis as unknown as {
 };
 // Registered once per process (Next may evaluate this module in more than one bundle).
 const registered = (g.__watchDbos ??= {
-  watchRun: DBOS.registerWorkflow((taskId: string, trigger: RunTrigger) => watchRun(step, taskId, trigger), {
-    name: "watchRun",
-  }),
+  watchRun: DBOS.registerWorkflow(
+    async (taskId: string, trigger: RunTrigger) => {
+      g.__watchRunsInFlight = (g.__watchRunsInFlight ?? 0) + 1;
+      try {
+        return await watchRun(step, taskId, trigger);
+      } finally {
+        g.__watchRunsInFlight--;
+      }
+    },
+    { name: "watchRun" },
+  ),
   webhookDelivery: DBOS.registerWorkflow(
     (executionId: string, notice?: Notice, followId?: string) => webhookDelivery(step, executionId, notice, followId),
     { name: "webhookDelivery" },
@@ -201,6 +213,8 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     useListenNotify: !embedded,
     runAdminServer: false,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
+    // Workflow and step spans, through the tracer of server/observability/tracing.ts when tracing is on.
+    tracingEnabled: !!env.OTEL_EXPORTER_OTLP_ENDPOINT,
   } as Parameters<typeof DBOS.setConfig>[0]);
   await DBOS.launch();
   // Due wake-ups move from delayed to enqueued at this cadence too (scripts/patches): a shorter interval starts
@@ -222,7 +236,7 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
       }));
     await dbosScheduler.arm(t, at!);
   }
-  if (active.length) console.log(`scheduler: ${active.length} active watch(es) armed`);
+  if (active.length) log.info(`scheduler: ${active.length} active watch(es) armed`);
   for (const u of await db.user.findMany({
     where: { email_digest: "daily" },
     select: { id: true, timezone: true, next_digest_at: true },
@@ -236,6 +250,20 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     await dbosScheduler.armDigest(u.id, at!);
   }
   return dbosScheduler;
+}
+
+/**
+ * The start of a shutdown: the queue stops handing out runs, runs still waiting for an agent slot stay unstarted,
+ * and the runs under way get until `deadline` to finish. Whatever has not finished then is recorded in the engine as
+ * pending and is recovered at the next start (on PostgreSQL, also by another replica's recovery), from its last
+ * completed step; each step's own writes are one transaction, so nothing is left half-written.
+ */
+export async function drainDbos(deadline: number) {
+  wfQueueRunner.stop();
+  closeAgentSlots();
+  const running = () => (g.__watchRunsInFlight ?? 0) - runsWaitingForSlot();
+  while (running() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (running() > 0) log.warn(`${running()} run(s) still under way: they resume at the next start`);
 }
 
 export async function stopDbos() {

@@ -6,11 +6,19 @@ import type { Scheduler } from "../scheduler";
 export const inngestConfigured = () =>
   !!(env.INNGEST_EVENT_KEY && env.INNGEST_SIGNING_KEY) || env.INNGEST_DEV || !!env.INNGEST_BASE_URL;
 
-export async function startDriver(database: Database): Promise<{ scheduler: Scheduler; stop: () => Promise<void> }> {
+export type Driver = {
+  scheduler: Scheduler;
+  /** Takes no new run; resolves when the runs under way have finished, or at `deadline` (ms). */
+  drain: (deadline: number) => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+export async function startDriver(database: Database): Promise<Driver> {
   if (inngestConfigured()) {
+    // Inngest runs each step as a request to /api/inngest: the server's drain of requests is the drain of runs.
     const { inngestScheduler } = await import("./inngest");
-    return { scheduler: inngestScheduler, stop: async () => {} };
+    return { scheduler: inngestScheduler, drain: async () => {}, stop: async () => {} };
   }
-  const { startDbos, stopDbos } = await import("./dbos");
-  return { scheduler: await startDbos(database.url, database.embedded), stop: stopDbos };
+  const { startDbos, drainDbos, stopDbos } = await import("./dbos");
+  return { scheduler: await startDbos(database.url, database.embedded), drain: drainDbos, stop: stopDbos };
 }

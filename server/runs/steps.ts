@@ -13,12 +13,15 @@ import { gate } from "./trust";
 import { env } from "../env";
 import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
+import { log } from "../observability/log.mjs";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
 export type RunPlan = {
   kind: "run";
   executionId: string;
+  /** When the run was claimed (ms). */
+  claimedAt: number;
   userId: string;
   watch: AgentWatch;
   lastKnownState: Record<string, unknown> | null;
@@ -178,6 +181,7 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
   return {
     kind: "run",
     executionId,
+    claimedAt: now,
     userId: task.user_id,
     watch: {
       id: taskId,
@@ -236,7 +240,7 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
       duration_ms: run.duration_ms,
     };
   } catch (e) {
-    if (!(e instanceof AgentError)) console.error(`watch ${plan.watch.id}: agent run failed`, e);
+    if (!(e instanceof AgentError)) log.error({ err: e }, "agent run failed");
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
 }

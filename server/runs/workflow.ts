@@ -13,6 +13,8 @@ import { sendDigest } from "../notify/digest";
 import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
+import { addActivityIds, withActivity } from "../observability/context.mjs";
+import { countBegun, countRecorded } from "../observability/runs";
 
 export const STEP = {
   begin: "begin",
@@ -104,10 +106,17 @@ export const flowControl = () => ({
   queued: env.AGENT_CONCURRENCY * 4,
 });
 
-/** One run of a watch: claim, evaluate, record, re-arm, deliver. */
-export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunTrigger) {
-  const begun = await step.run(STEP.begin, () => beginRun(taskId, trigger), { database: true });
+/** One run of a watch: claim, evaluate, record, re-arm, deliver (its log lines carry the watch's and run's ids). */
+export function watchRun(step: WorkflowStep, taskId: string, trigger: RunTrigger) {
+  return withActivity({ task_id: taskId }, () => runOnce(step, taskId, trigger));
+}
+
+async function runOnce(step: WorkflowStep, taskId: string, trigger: RunTrigger) {
+  const begun = await step.run(STEP.begin, async () => countBegun(trigger, await beginRun(taskId, trigger)), {
+    database: true,
+  });
   if (!begun) return { ran: false as const };
+  addActivityIds({ execution_id: begun.executionId });
   if (begun.kind === "over-budget") {
     if (begun.nextRun) await step.send(STEP.armNext, armed(taskId, begun.userId, begun.nextRun));
     await announce(step, begun.executionId, begun.notices);
@@ -115,9 +124,11 @@ export async function watchRun(step: WorkflowStep, taskId: string, trigger: RunT
   }
   const plan = begun;
   const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
-  const recorded = await step.run(STEP.persist, () => recordOutcome(taskId, plan.executionId, outcome), {
-    database: true,
-  });
+  const recorded = await step.run(
+    STEP.persist,
+    async () => countRecorded(plan, outcome, await recordOutcome(taskId, plan.executionId, outcome)),
+    { database: true },
+  );
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
   await announce(step, plan.executionId, noticesOf(recorded));
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };

@@ -134,8 +134,13 @@ export async function findVerdict(id: string): Promise<VerdictRow | null> {
   return row as VerdictRow;
 }
 
-export async function countTasks(filter: TaskFilter): Promise<number> {
+/** How many watches match; with `cap`, counting stops past it (a count of cap + 1 means "more than cap"). */
+export async function countTasks(filter: TaskFilter, cap?: number): Promise<number> {
   const w = where(filter);
-  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks t ${w.text}`, w.values);
+  const text =
+    cap === undefined
+      ? `SELECT count(*)::int AS n FROM tasks t ${w.text}`
+      : `SELECT count(*)::int AS n FROM (SELECT 1 FROM tasks t ${w.text} LIMIT ${w.param(cap + 1)}) capped`;
+  const [row] = await sql<{ n: number }>(text, w.values);
   return row!.n;
 }

@@ -10,7 +10,7 @@ import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
 import { CADENCE_ORDER, pickDefinition, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
-import { findTask, findTasks } from "./reads";
+import { countTasks, findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
@@ -20,6 +20,7 @@ import { newTaskRow, ownerTaskView, publicTaskView, taskInclude, type TaskRow } 
 import { countView } from "./view-counts";
 import { entityTag, matchesIfNoneMatch } from "../http/conditional";
 import type { z } from "zod";
+import { log } from "../observability/log.mjs";
 
 const DEFAULT_NAME = "New Monitor";
 const MAX_NAME = 200;
@@ -90,14 +91,23 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   if (state === "active" && (!input.run_immediately || immediate_execution_error)) {
     await scheduler()
       .arm(row, now)
-      .catch((e: unknown) => console.error(`arming watch ${row.id} failed; it will be armed at the next start`, e));
+      .catch((e: unknown) =>
+        log.error({ err: e }, `arming watch ${row.id} failed; it will be armed at the next start`),
+      );
   }
   const fresh = input.run_immediately ? await ownedTask(user, row.id) : row;
   return { ...ownerTaskView(fresh), immediate_execution_error };
 }
 
-export async function listTasks(user: User, state?: TaskState) {
-  return (await findTasks({ userId: user.id, state })).map(ownerTaskView);
+/** The owner's watches, newest first: all of them, or a page of them with `limit`/`offset`; `total` counts them all. */
+export async function listTasks(user: User, state?: TaskState, page: { limit?: number; offset?: number } = {}) {
+  const filter = { userId: user.id, state };
+  if (page.limit === undefined && !page.offset) {
+    const rows = await findTasks(filter);
+    return { tasks: rows.map(ownerTaskView), total: rows.length };
+  }
+  const [rows, total] = await Promise.all([findTasks(filter, page), countTasks(filter)]);
+  return { tasks: rows.map(ownerTaskView), total };
 }
 
 /** Owner: full view. Anyone else: the public view of a public watch; a private one does not exist for them. */

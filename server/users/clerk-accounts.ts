@@ -17,6 +17,7 @@ import { isDomainError } from "../errors";
 import { scheduler } from "../scheduler";
 import { recountSubscribers } from "../follows/subscribers";
 import { userView } from "./service";
+import { log } from "../observability/log.mjs";
 
 /** Creates or refreshes the caller's record from the identity provider (POST /auth/sync-user). */
 export async function syncUser(caller: Exclude<Caller, { method: "api_key" }>) {
@@ -55,7 +56,7 @@ export async function sessionUser(clerkUserId: string, sessionId: string | null)
       .then((profile) => applyProfile(user, { ...profile, clerk_session_id: sessionId }))
       .catch(async (e: unknown) => {
         if (isDomainError(e, "not_found")) return applyProfile(user, { is_active: false, clerk_session_id: sessionId });
-        console.error(`clerk: refreshing user ${user.id} failed; the stored profile serves for now`, e);
+        log.error({ err: e }, `clerk: refreshing user ${user.id} failed; the stored profile serves for now`);
         failedRecently.set(sessionId, Date.now() + RETRY_FAILED_AFTER_MS);
         return user;
       })

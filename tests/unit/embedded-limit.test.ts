@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sql } from "@/server/db/sql";
 import { hintPostgresPastEmbeddedLimit } from "@/server/lifecycle";
+import { log } from "@/server/observability/log.mjs";
 import { withTestDatabase } from "../helpers/database";
 
 withTestDatabase();
@@ -20,7 +21,7 @@ describe("the embedded database's limit", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("is hinted past 10,000 watches, not at 10,000", { timeout: 60_000 }, async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     await addWatches(10_000);
     await hintPostgresPastEmbeddedLimit();
     expect(warn).not.toHaveBeenCalled();
@@ -29,7 +30,7 @@ describe("the embedded database's limit", () => {
     await hintPostgresPastEmbeddedLimit();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toMatch(
-      /^ℹ 10001 watches on the embedded database: past 10,000, set DATABASE_URL to a PostgreSQL server/,
+      /^ℹ 10001 watches on the embedded database: past 10,000, move to a PostgreSQL server with `npm run db:move`/,
     );
   });
 });

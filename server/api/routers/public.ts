@@ -17,7 +17,14 @@ export const publicRouter = router({
         tags: ["public"],
         summary: "Browse public watches (anonymous); total count in X-Total-Count",
         responseHeaders: z.object({
-          "X-Total-Count": z.string().max(20).meta({ description: "How many public watches match" }),
+          "X-Total-Count": z
+            .string()
+            .max(20)
+            .meta({ description: "How many public watches match, exactly up to 1000; past it, 1000" }),
+          "X-Total-Count-Capped": z
+            .enum(["true"])
+            .optional()
+            .meta({ description: "Sent when more than 1000 match (X-Total-Count is then 1000)" }),
         }),
       },
       rateLimit: "public-list",
@@ -32,8 +39,9 @@ export const publicRouter = router({
     )
     .output(syncParsed(z.array(TaskSchema)))
     .query(async ({ ctx, input }) => {
-      const { tasks, total } = await listPublicTasks(input);
+      const { tasks, total, capped } = await listPublicTasks(input);
       ctx.res.headers["X-Total-Count"] = String(total);
+      if (capped) ctx.res.headers["X-Total-Count-Capped"] = "true";
       return tasks;
     }),
 

@@ -76,10 +76,30 @@ export const tasksRouter = router({
     .mutation(({ ctx, input }) => previewTask(ctx.user, input)),
 
   list: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/api/v1/tasks", tags, summary: "List your watches" } })
-    .input(z.object({ state: TaskStateSchema.optional() }))
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks",
+        tags,
+        summary: "List your watches, newest first: all of them, or a page with limit and offset",
+        responseHeaders: z.object({
+          "X-Total-Count": z.string().max(20).meta({ description: "How many of your watches match (all pages)" }),
+        }),
+      },
+    })
+    .input(
+      z.object({
+        state: TaskStateSchema.optional(),
+        limit: z.number().int().min(1).max(500).optional().meta({ description: "Page size. Unset: every watch" }),
+        offset: z.number().int().min(0).optional(),
+      }),
+    )
     .output(syncParsed(z.array(TaskSchema)))
-    .query(({ ctx, input }) => listTasks(ctx.user, input.state)),
+    .query(async ({ ctx, input }) => {
+      const { tasks, total } = await listTasks(ctx.user, input.state, input);
+      ctx.res.headers["X-Total-Count"] = String(total);
+      return tasks;
+    }),
 
   get: authedProcedure
     .meta({

@@ -1,0 +1,116 @@
+/**
+ * Paged lists, in-process through the routers (what REST, the dashboard and MCP call): the own list's limit/offset
+ * with X-Total-Count (every watch without them), and the public directory's count, exact up to 1,000 and capped
+ * past it with X-Total-Count-Capped.
+ */
+import { describe, expect, it } from "vitest";
+import { sql } from "@/server/db/sql";
+import { appRouter } from "@/server/api/root";
+import { createContext } from "@/server/api/trpc";
+import { PUBLIC_COUNT_CAP } from "@/server/public/service";
+import type { User } from "@/server/db";
+import { withTestDatabase } from "../helpers/database";
+
+withTestDatabase();
+
+async function newUser(): Promise<User> {
+  const [user] = await sql<User>(
+    `INSERT INTO users (id, clerk_user_id, email) VALUES (gen_random_uuid(), 'user_' || gen_random_uuid(), 'p@example.com')
+     RETURNING *`,
+    [],
+  );
+  return user!;
+}
+
+/** `n` watches of `user`, created one second apart (the list is newest first); `public` ones in the directory. */
+const addWatches = (user: User, n: number, opts: { public?: boolean; name?: string } = {}) =>
+  sql(
+    `INSERT INTO tasks (id, user_id, name, search_query, condition_description, is_public, created_at)
+     SELECT gen_random_uuid(), $1::uuid, $2 || ' ' || i, 'q', 'c', $3, now() - make_interval(secs => i)
+       FROM generate_series(1, $4::int) i`,
+    [user.id, opts.name ?? "watch", opts.public ?? false, n],
+  );
+
+function caller(user?: User) {
+  const ctx = createContext({
+    headers: new Headers({ "x-watch-client-ip": "192.0.2.1" }),
+    via: "rest",
+    httpMethod: "GET",
+    authenticated: user ? { method: "api_key", user } : undefined,
+  });
+  return { api: appRouter.createCaller(ctx), headers: ctx.res.headers };
+}
+
+describe("the own list", () => {
+  it("answers every watch without limit/offset, a page with them; X-Total-Count counts all", async () => {
+    const user = await newUser();
+    await addWatches(user, 7);
+    const all = caller(user);
+    const every = await all.api.tasks.list({});
+    expect(every.map((t) => t.name)).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => `watch ${i}`));
+    expect(all.headers["X-Total-Count"]).toBe("7");
+
+    const paged = caller(user);
+    const page = await paged.api.tasks.list({ limit: 3, offset: 3 });
+    expect(page.map((t) => t.name)).toEqual(["watch 4", "watch 5", "watch 6"]);
+    expect(paged.headers["X-Total-Count"]).toBe("7");
+
+    const past = caller(user);
+    expect(await past.api.tasks.list({ limit: 3, offset: 9 })).toEqual([]);
+    expect(past.headers["X-Total-Count"]).toBe("7");
+  });
+
+  it("counts with the state filter, and refuses a limit outside 1-500 or a negative offset", async () => {
+    const user = await newUser();
+    await addWatches(user, 2);
+    await sql(`UPDATE tasks SET state = 'paused' WHERE user_id = $1::uuid AND name = 'watch 1'`, [user.id]);
+    const paused = caller(user);
+    expect((await paused.api.tasks.list({ state: "paused", limit: 1 })).map((t) => t.name)).toEqual(["watch 1"]);
+    expect(paused.headers["X-Total-Count"]).toBe("1");
+    for (const bad of [{ limit: 0 }, { limit: 501 }, { offset: -1 }, { limit: 1.5 }])
+      await expect(caller(user).api.tasks.list(bad)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("the public directory's count", () => {
+  it(
+    `is exact up to ${PUBLIC_COUNT_CAP}, then ${PUBLIC_COUNT_CAP} with X-Total-Count-Capped`,
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const user = await newUser();
+      const name = `capcount${Date.now()}`;
+      await addWatches(user, PUBLIC_COUNT_CAP, { public: true, name });
+      await addWatches(user, 3, { name }); // private: never counted
+
+      const exact = caller();
+      expect(await exact.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
+      expect(exact.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
+      expect(exact.headers["X-Total-Count-Capped"]).toBeUndefined();
+
+      await addWatches(user, 1, { public: true, name });
+      const capped = caller();
+      expect(await capped.api.public.list({ q: name, limit: 5 })).toHaveLength(5);
+      expect(capped.headers["X-Total-Count"]).toBe(String(PUBLIC_COUNT_CAP));
+      expect(capped.headers["X-Total-Count-Capped"]).toBe("true");
+
+      // A narrower search counts exactly again.
+      const narrow = caller();
+      await narrow.api.public.list({ q: `${name} 1000`, limit: 5 });
+      expect(narrow.headers["X-Total-Count"]).toBe("1");
+    },
+  );
+});
+
+describe("MCP", () => {
+  it("list_watches takes the own list's paging", async () => {
+    const { TOOLS } = await import("@/server/mcp/tools");
+    const list = TOOLS.find((t) => t.name === "list_watches")!;
+    expect(list.inputSchema.properties).toMatchObject({
+      limit: { type: "integer", minimum: 1, maximum: 500 },
+      offset: { type: "integer", minimum: 0 },
+    });
+    expect(list.inputSchema.required ?? []).toEqual([]);
+  });
+});
