@@ -5,18 +5,17 @@
  */
 import { Webhook } from "standardwebhooks";
 import { env } from "../env";
-import { db, type Execution, type Task, type User } from "../db";
+import type { Execution, Task, User } from "../db";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
-import type { NotificationConfig } from "../tasks/schemas";
+import { RETRY_DELAYS_MS, TIMEOUT_MS } from "./channels/http";
+import { channelTarget } from "./channels/chat";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
 import { claimAttempt, loadDelivery, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, type Notice, type WatchEvent } from "./events";
 import { watchUrl } from "./links";
 
-export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
-const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
-const TIMEOUT_MS = 10_000;
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** `publicView`: what a follower sees of the run (no model, usage or error text). */
 export function webhookPayload(
@@ -62,7 +61,7 @@ export const messageId = (executionId: string, event: WatchEvent) =>
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 
-type Endpoint = { url: string | null; method: string | null; headers: unknown };
+type Endpoint = { url?: string | null; method?: string | null; headers?: unknown };
 
 async function post(user: User, config: Endpoint, msgId: string, payload: unknown): Promise<Sent> {
   const url = config.url ?? "";
@@ -100,18 +99,12 @@ async function post(user: User, config: Endpoint, msgId: string, payload: unknow
   }
 }
 
-/** One attempt of a run's notice to the watch's webhook; retried by the workflow while it fails for a reason that may pass. */
 /** Where a run's notice goes by webhook: the watch's own channel, or a confirmed follower's (signed with their secret). */
 export type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
 
 export async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
-  if (!followId) return d.config ? { audience: "owner", user: d.user, endpoint: d.config, publicView: false } : null;
-  const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
-  if (!follow?.user || !follow.confirmed_at || follow.task_id !== d.task.id) return null;
-  const hook = (follow.notifications as NotificationConfig[]).find((n) => n.type === "webhook");
-  return hook?.type === "webhook"
-    ? { audience: `follow:${follow.id}`, user: follow.user, endpoint: hook, publicView: true }
-    : null;
+  const target = await channelTarget<Endpoint & { type: string }>(d, "webhook", followId);
+  return target && { ...target, endpoint: target.config, publicView: target.audience !== "owner" };
 }
 
 /** One attempt of a run's notice by webhook; retried by the workflow while it fails for a reason that may pass. */
@@ -148,25 +141,6 @@ export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
     messageId(d.execution.id, notice.event),
     webhookPayload(d.task, d.execution, notice, target.publicView),
   );
-
-/** The confirmed followers of a public watch to notify, by channel: each delivery is a workflow of its own. */
-export async function followersOf(executionId: string): Promise<{ email: string[]; webhook: string[] }> {
-  const execution = await db.execution.findUnique({
-    where: { id: executionId },
-    select: { task: { select: { id: true, is_public: true } } },
-  });
-  if (!execution?.task.is_public) return { email: [], webhook: [] };
-  const follows = await db.follow.findMany({
-    where: { task_id: execution.task.id, confirmed_at: { not: null } },
-    select: { id: true, email: true, notifications: true },
-  });
-  const has = (f: (typeof follows)[number], type: "email" | "webhook") =>
-    (f.notifications as NotificationConfig[]).some((n) => n.type === type);
-  return {
-    email: follows.filter((f) => f.email || has(f, "email")).map((f) => f.id),
-    webhook: follows.filter((f) => has(f, "webhook")).map((f) => f.id),
-  };
-}
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
 export async function sendTestWebhook(user: User, task: Task, config: Endpoint) {
