@@ -23,10 +23,10 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      // Pages only: not the APIs (REST, tRPC, /auth), static files, Swagger UI's assets, the icons or a watch's Open
-      // Graph image (a PNG other sites fetch).
+      // Pages only: not the APIs (REST, tRPC, /auth, MCP), static files, Swagger UI's assets, the icons or a watch's
+      // Open Graph image (a PNG other sites fetch).
       source:
-        "/((?!api/|auth/|_next/static/|_next/image|docs/assets/|favicon\\.ico|icon\\d*\\.(?:svg|png)|apple-icon\\d*\\.png|w/[^/]+/opengraph-image).*)",
+        "/((?!api/|auth/|mcp$|_next/static/|_next/image|docs/assets/|favicon\\.ico|icon\\d*\\.(?:svg|png)|apple-icon\\d*\\.png|w/[^/]+/opengraph-image).*)",
     },
   ],
 };

@@ -1,4 +1,4 @@
-/** Pages count against the same per-IP buckets as their API twins (SPEC §8), before they read or count anything. */
+/** Pages count against the same per-IP buckets as their API twins, before they read or count anything. */
 import { headers } from "next/headers";
 import { takeToken, type Bucket } from "@/server/ratelimit";
 
@@ -10,10 +10,14 @@ export async function pageRateLimit(bucket: Bucket): Promise<number | null> {
 
 export function TooManyRequests({ retryAfter }: { retryAfter: number }) {
   return (
-    <main>
-      <p className="notice" role="alert">
-        Too many requests. Try again in {retryAfter} seconds.
-      </p>
+    <main className="narrow">
+      <div className="status-page">
+        <p className="eyebrow">429</p>
+        <h1>Slow down a little</h1>
+        <p className="lead" role="alert">
+          Too many requests. Try again in {retryAfter} seconds.
+        </p>
+      </div>
     </main>
   );
 }

@@ -49,6 +49,8 @@ class UsageError extends Error {}
 
 /** The manifest module (YAML and zod) loads only for export and apply: a third of every other command's start-up. */
 const manifest = () => import("./manifest");
+/** How long `watchctl mcp` waits for one tool call (the server stops an agent run after 2 minutes by default). */
+const MCP_CALL_TIMEOUT_MS = 180_000;
 
 async function ask(question: string) {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -580,6 +582,17 @@ function buildProgram() {
         if (step.fields.includes("is_public")) await c.watches.setVisibility(step.id, is_public);
       }
       if (globals().json) stdout(JSON.stringify({ dry_run: !!o.dryRun, steps: report }, null, 2) + "\n");
+    });
+
+  program
+    .command("mcp")
+    .description(
+      "serve Watch's tools to an AI assistant (Claude Desktop, Claude Code, any MCP client) over stdio, as your account",
+    )
+    .action(async () => {
+      const { serveStdio } = await import("./mcp");
+      // A tool call may run the agent once (preview_watch): allow it the server's own run timeout and more.
+      await serveStdio({ ...client().config, timeoutMs: MCP_CALL_TIMEOUT_MS }, (line) => stderr(`${line}\n`));
     });
 
   const keys = program.command("keys").description("your API key");

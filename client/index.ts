@@ -71,7 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"]);
 
 /** fetch with credentials, a timeout per attempt and retries with backoff (Retry-After when the server gives one). */
-function resilientFetch(config: ReturnType<typeof resolveConfig>, base: typeof fetch): typeof fetch {
+export function resilientFetch(config: ReturnType<typeof resolveConfig>, base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     if (config.apiKey) request.headers.set("authorization", `Bearer ${config.apiKey}`);

@@ -791,7 +791,7 @@ export interface components {
             url: string;
             title: string;
         };
-        /** @description The watch's verdict (CONTRACT §10): `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
+        /** @description The watch's verdict: `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
         Resolution: {
             /** @enum {string} */
             status: "watching" | "met" | "resolved";
@@ -1069,13 +1069,6 @@ export interface operations {
                     name?: string;
                     search_query: string;
                     condition_description?: string;
-                    /** @enum {string} */
-                    state?: "active" | "paused";
-                    run_immediately?: boolean;
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
-                    notifications?: {
-                        [key: string]: unknown;
-                    }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
                     /**
@@ -1093,6 +1086,13 @@ export interface operations {
                      * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
                      */
                     max_interval_minutes?: number;
+                    /** @enum {string} */
+                    state?: "active" | "paused";
+                    run_immediately?: boolean;
+                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    notifications?: {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };
@@ -1447,12 +1447,6 @@ export interface operations {
                     name?: string;
                     search_query?: string;
                     condition_description?: string;
-                    /** @enum {string} */
-                    state?: "active" | "paused" | "completed";
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
-                    notifications?: {
-                        [key: string]: unknown;
-                    }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
                     /**
@@ -1470,6 +1464,12 @@ export interface operations {
                      * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
                      */
                     max_interval_minutes?: number;
+                    /** @enum {string} */
+                    state?: "active" | "paused" | "completed";
+                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    notifications?: {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };

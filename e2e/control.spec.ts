@@ -13,9 +13,12 @@ test("Preview shows what the agent would answer now and saves nothing; the usage
   const preview = page.getByTestId("preview");
   await expect(preview.getByText("PostgreSQL 19 Beta 1 was released today.")).toBeVisible({ timeout: 30_000 });
   await expect(preview.getByText("met", { exact: true })).toBeVisible();
-  await expect(preview.getByText("confidence 90%")).toBeVisible();
+  await expect(preview.getByText("90% sure")).toBeVisible();
   await expect(preview.getByText("held: 1 independent source, 2 required")).toBeVisible();
-  await expect(preview.getByText("1 source(s): PostgreSQL 19 Beta 1 Released")).toBeVisible();
+  await expect(preview.getByRole("link", { name: "PostgreSQL 19 Beta 1 Released" })).toHaveAttribute(
+    "href",
+    "https://www.postgresql.org/about/news/pg19-beta1/",
+  );
   await expect(preview.getByText(/^Next check it would pick: .+ \(Beta 2 is weeks away\)$/)).toBeVisible();
   await screenshot(page, "watch-preview");
   await expectAccessible(page);

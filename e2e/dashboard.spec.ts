@@ -58,7 +58,8 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
     (await visitor.request.get(`${baseURL}/api/v1/public/tasks/id${ownerPath.slice("/dashboard/w".length)}`)).status(),
   ).toBe(404);
 
-  await page.getByRole("button", { name: "Make public" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Make public" }).click();
   const username = `e2e${Date.now().toString(36)}`;
   await page.getByLabel(/Choose one/).fill(username);
   await page.getByRole("button", { name: "Publish" }).click();
@@ -83,15 +84,19 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
 
   // The owner deletes the original, confirming first.
   await page.goto(watchUrl);
-  await page.getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("button", { name: "Delete permanently" }).click();
+  await page.getByRole("button", { name: "More actions" }).click();
+  await page.getByRole("menuitem", { name: "Delete…" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete permanently" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("link", { name: "PostgreSQL 19 beta", exact: true })).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Start your first watch" })).toBeVisible();
   expect((await page.goto(watchUrl))!.status()).toBe(404);
 });
 
-test("create form: inline errors from the API, edit, run now twice explains the conflict", async ({ page }) => {
+test("create form: inline errors from the API, edit, run now; a page that missed the open check explains the conflict", async ({
+  page,
+  context,
+}) => {
   await page.goto("/dashboard/new");
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(page.getByText("Tell the agent what to search for.")).toBeVisible();
@@ -116,10 +121,14 @@ test("create form: inline errors from the API, edit, run now twice explains the 
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rust edition watch");
 
+  const stale = await context.newPage(); // opened before the check starts: it does not know of it
+  await stale.goto(page.url());
   await page.getByRole("button", { name: "Run now" }).click();
   await expect(page.getByText("Check started")).toBeVisible();
-  await page.getByRole("button", { name: "Run now" }).click();
-  await expect(page.getByText("A check is already pending or running.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Running…/ })).toBeDisabled();
+  await stale.getByRole("button", { name: "Run now" }).click();
+  await expect(stale.getByText("A check is already pending or running.")).toBeVisible();
+  await stale.close();
   await expect(page.getByText("not met").or(page.getByText("met")).first()).toBeVisible();
 
   await page.goto("/dashboard?state=paused");
@@ -167,6 +176,7 @@ test("notifications: send history filters by channel and watch; the signing secr
 }) => {
   await page.goto("/dashboard/new");
   await page.getByLabel("What should the agent look for?").fill("Node 26 LTS");
+  await page.getByRole("checkbox", { name: "Email" }).uncheck(); // the webhook alone
   await page.getByLabel("Webhook URL").fill(`${receiverUrl()}/n`);
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(page).toHaveURL(/\/dashboard\/w\//);

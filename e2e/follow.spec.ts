@@ -103,7 +103,7 @@ test("a signed-in visitor follows, adds a webhook and unfollows from the dashboa
   await expectAccessible(page);
 
   await follow.getByRole("button", { name: "Unfollow" }).click();
-  await follow.getByRole("group", { name: "Unfollow" }).getByRole("button", { name: "Unfollow" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Unfollow" }).click();
   await expect(page.getByText("You follow no watch yet.")).toBeVisible();
   expect(await watch.followers()).toBe(0);
   await context.close();

@@ -27,6 +27,6 @@ export default defineConfig({
   },
   projects: [
     { name: "clerk", testMatch: /(dashboard|follow|control)\.spec\.ts/ },
-    { name: "noauth", testMatch: /(noauth|smoke|security|share|trust)\.spec\.ts/ },
+    { name: "noauth", testMatch: /(noauth|smoke|security|share|trust|design)\.spec\.ts/ },
   ],
 });

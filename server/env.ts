@@ -87,6 +87,12 @@ export const groups = {
     CLERK_WEBHOOK_SECRET: optionalString.describe(
       "Signing secret of Clerk's webhook to POST /api/webhooks/clerk (events user.updated, user.deleted).",
     ),
+    SIGNUPS: z
+      .enum(["open", "waitlist"])
+      .default("open")
+      .describe(
+        "What the pages offer a visitor: open, a sign-up; waitlist, the waitlist form instead (home page and /sign-up). Who may create an account is Clerk's setting: set its sign-up mode to match.",
+      ),
   },
   Email: {
     RESEND_API_KEY: optionalString.describe("Resend API key. Unset: email sends are recorded failed with the reason."),

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import { TaskStateSchema } from "@/server/tasks/schemas";
-import { DismissWelcome } from "./ui/actions";
-import { outcomeOf } from "./ui/format";
-import { Time } from "./ui/time";
+import { OutcomePill, StatePill } from "../ui/pill";
+import { Time } from "../ui/time";
+import { DismissWelcome, LiveRefresh } from "./ui/actions";
+import { isOpen, outcomeOf } from "./ui/format";
 
 export const metadata = { title: "Your watches" };
 
@@ -38,13 +39,12 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           <DismissWelcome />
         </section>
       ) : null}
-      <div className="title-row">
-        <h1>Your watches</h1>
-        <Link className="button" href="/dashboard/new">
-          New watch
-        </Link>
+      <div className="page-header section">
+        <div>
+          <h1>Your watches</h1>
+        </div>
       </div>
-      <nav className="filters" aria-label="Filter by state">
+      <nav className="tabs" aria-label="Filter by state">
         {FILTERS.map((f) => (
           <Link
             key={f.label}
@@ -55,60 +55,65 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           </Link>
         ))}
       </nav>
+      {/* The list refreshes itself while any watch is being checked. */}
+      <LiveRefresh active={tasks.some((t) => isOpen(t.last_execution))} quiet />
       {tasks.length ? (
-        <table className="watches">
-          <caption className="sr-only">Your watches</caption>
-          <thead>
-            <tr>
-              <th scope="col">Watch</th>
-              <th scope="col">State</th>
-              <th scope="col">Last result</th>
-              <th scope="col">Last checked</th>
-              <th scope="col">Next check</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tasks.map((t) => {
-              const outcome = outcomeOf(t.last_execution);
-              return (
+        <div className="table-wrap cards">
+          <table className="watches">
+            <caption className="sr-only">Your watches</caption>
+            <thead>
+              <tr>
+                <th scope="col">Watch</th>
+                <th scope="col">Last result</th>
+                <th scope="col">State</th>
+                <th scope="col">Last checked</th>
+                <th scope="col">Next check</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((t) => (
                 <tr key={t.id}>
-                  <td>
+                  <td className="primary-cell">
                     <Link href={`/dashboard/w/${t.id}`}>{t.name}</Link>
-                    <div className="muted small">{t.search_query}</div>
+                    {t.search_query !== t.name ? <div className="sub">{t.search_query}</div> : null}
                   </td>
-                  <td>
-                    <span className={`badge state-${t.state}`}>{t.state}</span>
+                  <td data-label="Last result">
+                    <OutcomePill outcome={outcomeOf(t.last_execution)} />
                   </td>
-                  <td>
-                    <span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span>
+                  <td data-label="State">
+                    <StatePill state={t.state} />
                   </td>
-                  <td>
+                  <td data-label="Last checked" className="nowrap">
                     <Time iso={t.last_execution?.completed_at ?? t.last_execution?.started_at} />
                   </td>
-                  <td>{t.state === "active" ? <Time iso={t.next_run} /> : "—"}</td>
+                  <td data-label="Next check" className="nowrap">
+                    {t.state === "active" ? <Time iso={t.next_run} /> : "—"}
+                  </td>
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : state ? (
         <p className="notice">No {state} watches.</p>
       ) : (
         <section className="card empty" aria-labelledby="empty-title">
           <h2 id="empty-title">Start your first watch</h2>
-          <p>
+          <p className="muted">
             Describe something you are waiting for. The agent checks the web as often as it needs to and tells you when
             it happens. Start from an example:
           </p>
           <ul className="examples">
             {EXAMPLES.map((e) => (
               <li key={e.query}>
-                <Link href={`/dashboard/new?${new URLSearchParams({ query: e.query, when: e.when })}`}>
-                  {e.query}: <span className="muted">tell me when {e.when}</span>
-                </Link>
+                <Link href={`/dashboard/new?${new URLSearchParams({ query: e.query, when: e.when })}`}>{e.query}</Link>
+                <span className="muted">: tell me when {e.when}</span>
               </li>
             ))}
           </ul>
+          <Link className="button" href="/dashboard/new">
+            New watch
+          </Link>
         </section>
       )}
     </main>

@@ -148,6 +148,21 @@ export function validationDetails(
 }
 
 /**
+ * What an error answers as `detail`, on every transport: the 422 list for a validation failure, "Internal Server Error"
+ * for anything unexpected (its message may hold internals), else the message, which was written for the client.
+ */
+export function errorDetail(
+  error: TRPCError,
+  input: unknown,
+  locate: (field: string | undefined) => Location,
+): string | ValidationDetail[] {
+  if (error.code === "BAD_REQUEST" && isZodError(error.cause))
+    return validationDetails(error.cause.issues, input, locate);
+  if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) return "Internal Server Error";
+  return error.message;
+}
+
+/**
  * A validation failure, recognised by its name and issues rather than by class: zod's own ZodError is no Error
  * subclass, and a bundle may hold more than one copy of zod, so neither `instanceof` can be trusted in every build.
  */

@@ -12,7 +12,7 @@ import { authenticate, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { BUCKETS, rateLimitedError, takeToken, type Bucket } from "../ratelimit";
 import { DomainError } from "../errors";
-import { EXPOSED, isZodError, toTRPCError, validationDetails, type Location } from "./errors";
+import { errorDetail, EXPOSED, isZodError, toTRPCError, type Location } from "./errors";
 import { bucketsOf, declaresStatus, pathParameters, REFUSED, successStatusOf, type Meta } from "./wire";
 
 // 1. Context
@@ -20,20 +20,31 @@ export type ResponseMeta = { status?: number; headers: Record<string, string> };
 export type Context = {
   headers: Headers;
   clientIp: string | null;
-  /** "rest" when called through the OpenAPI adapter (errors name body/query/path locations). */
-  via: "rest" | "trpc" | "server";
+  /**
+   * "rest" when called through the OpenAPI adapter (errors name body/query/path locations); "trpc" (the dashboard)
+   * and "server" (server components) may authenticate with the session cookie; "mcp" is an AI assistant's tool call.
+   */
+  via: "rest" | "trpc" | "server" | "mcp";
   httpMethod: string;
   requestId: string;
   /** REST: names of input fields that came from the query string of a body request. */
   queryKeys?: Set<string>;
   /** The called operation's path parameters (its meta's path template), which validation errors locate in `path`. */
   pathParams?: string[];
+  /** Who is calling, when the transport has already authenticated the request (MCP, once per HTTP request). */
+  authenticated?: Caller;
   res: ResponseMeta;
 };
 
-export function createContext(opts: { headers: Headers; via: Context["via"]; httpMethod?: string }): Context {
+export function createContext(opts: {
+  headers: Headers;
+  via: Context["via"];
+  httpMethod?: string;
+  authenticated?: Caller;
+}): Context {
   return {
     headers: opts.headers,
+    authenticated: opts.authenticated,
     clientIp: opts.headers.get("x-watch-client-ip"),
     via: opts.via,
     httpMethod: opts.httpMethod ?? "POST",
@@ -56,12 +67,7 @@ const t = initTRPC
   .meta<Meta>()
   .create({
     errorFormatter({ shape, error, input, ctx }) {
-      let detail: unknown;
-      if (error.code === "BAD_REQUEST" && isZodError(error.cause))
-        detail = validationDetails(error.cause.issues, input, locate(ctx));
-      else if (error.code === "INTERNAL_SERVER_ERROR" && !(EXPOSED in error)) detail = "Internal Server Error";
-      else detail = error.message;
-      return { ...shape, detail };
+      return { ...shape, detail: errorDetail(error, input, locate(ctx)) };
     },
   });
 
@@ -140,7 +146,8 @@ const wire = t.middleware(async ({ ctx, meta, type, path, next }) => {
 export const publicProcedure = base.meta({ access: "public" }).use(wire);
 
 const withCaller = t.middleware(async ({ ctx, next }) => {
-  const caller: Caller = await authenticate(ctx.headers, ctx.clientIp, ctx.via !== "rest");
+  const cookie = ctx.via === "trpc" || ctx.via === "server";
+  const caller: Caller = ctx.authenticated ?? (await authenticate(ctx.headers, ctx.clientIp, cookie));
   return next({ ctx: { caller } });
 });
 

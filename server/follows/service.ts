@@ -10,6 +10,7 @@
  */
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
+import { lockKey, prismaQuery } from "../db/sql";
 import { ConfirmFollow } from "../../emails/watch-notification";
 import { sendRecorded } from "../notify/email";
 import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
@@ -44,9 +45,9 @@ const quoted = (name: string) => {
  * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent) under a lock per
  * watch and mailbox; null when none should: it follows already, or its link is still valid.
  */
-async function followToConfirm(taskId: string, email: string, mailbox: string) {
+async function claimConfirmation(taskId: string, email: string, mailbox: string) {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`follow:${taskId}:${mailbox}`}, 0))`;
+    await lockKey(prismaQuery(tx), `follow:${taskId}:${mailbox}`);
     const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
     const now = Date.now();
     if (
@@ -69,7 +70,7 @@ async function followToConfirm(taskId: string, email: string, mailbox: string) {
 export async function followByEmail(taskId: string, rawEmail: string) {
   const task = await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  const follow = await followToConfirm(taskId, email, mailboxOf(email));
+  const follow = await claimConfirmation(taskId, email, mailboxOf(email));
   if (!follow) return { message: CHECK_INBOX };
   const sent = await sendRecorded(
     {
@@ -95,6 +96,26 @@ export async function followByEmail(taskId: string, rawEmail: string) {
   return { message: CHECK_INBOX };
 }
 
+/**
+ * What a confirmation link is about, for its page to name the watch and the address before anything is done; null
+ * for a link that is not genuine or current, or whose watch is no longer public.
+ */
+export async function followToConfirm(token: string) {
+  const id = await readToken("follow-confirm", token);
+  const follow = id
+    ? await db.follow.findUnique({
+        where: { id },
+        include: { task: { select: { id: true, name: true, is_public: true } } },
+      })
+    : null;
+  if (!follow?.email || !follow.task.is_public) return null;
+  return {
+    task: { id: follow.task.id, name: follow.task.name },
+    email: follow.email,
+    confirmed: !!follow.confirmed_at,
+  };
+}
+
 /** The button behind a confirmation link. */
 export async function confirmFollow(token: string) {
   const id = await readToken("follow-confirm", token);
@@ -105,7 +126,7 @@ export async function confirmFollow(token: string) {
   if (!follow.confirmed_at)
     await db.$transaction(async (tx) => {
       await tx.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmed_at: new Date() } });
-      await recountSubscribers(tx, [follow.task_id]);
+      await recountSubscribers(prismaQuery(tx), [follow.task_id]);
     });
   return { task_id: follow.task_id, email: follow.email };
 }
@@ -122,7 +143,7 @@ export async function unsubscribe(token: string) {
 async function end(taskId: string, where: Prisma.FollowWhereInput) {
   await db.$transaction(async (tx) => {
     await tx.follow.deleteMany({ where: { task_id: taskId, ...where } });
-    await recountSubscribers(tx, [taskId]);
+    await recountSubscribers(prismaQuery(tx), [taskId]);
   });
 }
 
@@ -145,7 +166,7 @@ export async function followAsUser(user: User, taskId: string, notifications: un
       : await tx.follow.create({
           data: { task_id: taskId, user_id: user.id, notifications: configs, confirmed_at: new Date() },
         });
-    if (!existing) await recountSubscribers(tx, [taskId]);
+    if (!existing) await recountSubscribers(prismaQuery(tx), [taskId]);
     return saved;
   });
   return { created: !existing, follow: followView(follow) };
@@ -171,7 +192,7 @@ export async function listFollows(user: User) {
 /** A watch made private stops all its follows (forks stay: they are their holders' own watches). */
 export async function endAllFollows(tx: Prisma.TransactionClient, taskId: string) {
   await tx.follow.deleteMany({ where: { task_id: taskId } });
-  await recountSubscribers(tx, [taskId]);
+  await recountSubscribers(prismaQuery(tx), [taskId]);
 }
 
 /** Whether `user` follows the watch (its public page shows Follow or Unfollow). */

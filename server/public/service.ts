@@ -6,11 +6,11 @@ import { Feed, type FeedOptions, type Item } from "feed";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma, type Execution } from "../db";
-import { countTasks, findTasks, findVerdict } from "../tasks/reads";
+import { lockKey, prismaQuery, reviveDates, sql } from "../db/sql";
+import { countTasks, EXECUTION_DATES, findTasks, findVerdict } from "../tasks/reads";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
+import type { TaskView } from "../tasks/schemas";
 import { publicExecutionView, publicTaskView, resolutionOf, SHOWN_PUBLICLY } from "../tasks/views";
-import { EXECUTION_DATES } from "../tasks/reads";
-import { reviveDates, sql } from "../db/sql";
 import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
@@ -32,6 +32,48 @@ export async function listUserPublicTasks(username: string) {
   if (!user) throw notFound("User");
   const rows = await findTasks({ userId: user.id, publicOnly: true }, { publicLast: true });
   return { username: user.username!, tasks: rows.map(publicTaskView) };
+}
+
+const TRENDING_TTL_MS = 60_000;
+let trending: { at: number; watches: Promise<{ tasks: TaskView[]; audiences: Map<string, Audience> }> } | undefined;
+
+/**
+ * The most followed public watches with their verdicts, for the home page. Read at most once a minute per process:
+ * the home page is the most visited one and the list changes slowly.
+ */
+export function trendingWatches(now = Date.now()) {
+  if (!trending || now - trending.at > TRENDING_TTL_MS) {
+    const watches = findTasks({ publicOnly: true }, { order: "popular", limit: 6 }).then(async (rows) => {
+      const tasks = rows.map(publicTaskView);
+      return { tasks, audiences: await audienceOf(tasks) };
+    });
+    const entry = { at: now, watches };
+    trending = entry;
+    // A failed read is not kept: the next visitor tries again.
+    watches.catch(() => trending === entry && (trending = undefined));
+  }
+  return trending.watches;
+}
+
+export type Audience = { following: number; forks: number };
+
+/**
+ * How many follow each watch (confirmed follows) and how many other people forked it, for pages that name both
+ * (`subscriber_count` counts them together). One read for all the watches of a page.
+ */
+export async function audienceOf(tasks: { id: string }[]): Promise<Map<string, Audience>> {
+  const rows = tasks.length
+    ? await sql<{ id: string; following: number; forks: number }>(
+        `SELECT t.id,
+                (SELECT count(*)::int FROM follows f WHERE f.task_id = t.id AND f.confirmed_at IS NOT NULL) AS following,
+                (SELECT count(DISTINCT c.user_id)::int FROM tasks c
+                  WHERE c.forked_from_task_id = t.id AND c.user_id IS DISTINCT FROM t.user_id) AS forks
+           FROM tasks t WHERE t.id = ANY($1::uuid[])`,
+        [tasks.map((t) => t.id)],
+      )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, { following: r.following, forks: r.forks }]));
+  return new Map(tasks.map((t) => [t.id, byId.get(t.id) ?? { following: 0, forks: 0 }]));
 }
 
 /** The executions of a public watch whose condition was met, newest first: none that the owner's bounds held back. */
@@ -134,7 +176,7 @@ export async function joinWaitlist(rawEmail: string) {
   try {
     const position = await db.$transaction(async (tx) => {
       // Positions are dense (1, 2, 3 …): joins are serialised by a transaction-scoped advisory lock.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7240001)`;
+      await lockKey(prismaQuery(tx), "waitlist");
       const last = await tx.waitlistEntry.findFirst({ orderBy: { position: "desc" }, select: { position: true } });
       const entry = await tx.waitlistEntry.create({ data: { email, position: (last?.position ?? 0) + 1 } });
       return entry.position;

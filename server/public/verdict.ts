@@ -1,25 +1,25 @@
 /**
- * A public watch's verdict in words, as the page's card, the badge and the Open Graph image say it (CONTRACT §10).
+ * A public watch's verdict in words, as the badge and the Open Graph image say it: "met" while its last notified
+ * finding stands, "resolved" once the watch is completed with it, else "watching".
  */
 import { makeBadge } from "badge-maker";
+import { formatDate } from "../render/dates";
 import type { Resolution } from "../tasks/schemas";
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "2 Nov 2026", in UTC: the same words for every visitor (the badge and the feeds are cached for everyone). */
-export function verdictDate(iso: string): string {
-  const d = new Date(iso);
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
+/** "2 Nov 2026", in UTC: the same words for every visitor (the badge and the image are cached for everyone). */
+export const verdictDate = (iso: string) => formatDate(iso, "UTC");
 
 /** The badge's right-hand side: "watching", "met · 2 Nov 2026", "resolved · 2 Nov 2026". */
 export function verdictLabel(r: Resolution): string {
   return r.since && r.status !== "watching" ? `${r.status} · ${verdictDate(r.since)}` : r.status;
 }
 
-/** The card's answer to the watch's question: "Yes, since 2 Nov 2026", or "Not yet". */
+/**
+ * The answer to the watch's question, as the Open Graph image says it: "Yes, found 2 Nov 2026", or "Not yet". The date
+ * is when the agent found it, which is not necessarily when it happened.
+ */
 export function verdictSentence(r: Resolution): string {
-  return r.status === "watching" || !r.since ? "Not yet" : `Yes, since ${verdictDate(r.since)}`;
+  return r.status === "watching" || !r.since ? "Not yet" : `Yes, found ${verdictDate(r.since)}`;
 }
 
 /** Colours with at least 4.5:1 contrast against the badge's white text. */

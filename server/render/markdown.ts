@@ -26,6 +26,9 @@ export function sourceHref(url: string): string | null {
   return absoluteUrl(url, WEB);
 }
 
+/** The site a link goes to, as people say it: "postgresql.org". */
+export const siteOf = (href: string) => new URL(href).hostname.replace(/^www\./, "");
+
 // `![alt](url)` reads as "!" and a link to the image.
 const markdown = new MarkdownIt({ html: false, linkify: true }).disable("image");
 

@@ -1,5 +1,5 @@
 /**
- * Whether a finding may be sent (CONTRACT §8): confident enough, and backed by enough independent sites. Sites are
+ * Whether a finding may be sent: confident enough, and backed by enough independent sites. Sites are
  * registrable domains from the public-suffix list (`a.example.co.uk` and `www.example.co.uk` are one site, two
  * `*.github.io` pages are two); a provider's redirector link that could not be resolved counts by its title, which
  * names the source's own domain.

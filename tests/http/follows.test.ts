@@ -116,9 +116,10 @@ describe("following a public watch", () => {
     ).toBe(404);
 
     const confirm = linkIn("fan@example.com", "/follow/confirm");
-    expect(await fetch(`${own.url}${confirm.pathname}${confirm.search}`).then((r) => r.text())).toContain(
-      "Confirm and follow",
-    );
+    const confirmPage = await fetch(`${own.url}${confirm.pathname}${confirm.search}`).then((r) => r.text());
+    expect(confirmPage).toContain("Confirm and follow");
+    expect(confirmPage).toContain("fan@example.com"); // the page names the address and the watch
+    expect(confirmPage).toContain(`href="/w/${id}"`);
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0); // a link opened is not a confirmation
     const token = confirm.searchParams.get("token");
     expect((await api("POST", "/api/v1/public/follows/confirm", { body: { token } })).body).toEqual({

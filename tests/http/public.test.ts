@@ -101,7 +101,8 @@ describe("pages", () => {
     const user = await (await fetch(`${base}/u/${username}`)).text();
     expect(user).toContain("Server rendered watch");
     const landing = await (await fetch(`${base}/`)).text();
-    expect(landing).toContain('action="/waitlist"');
+    expect(landing).toContain('href="/sign-up"'); // sign-ups are open unless SIGNUPS=waitlist (tests/http/pages.test.ts)
+    expect(landing).not.toContain('action="/waitlist"');
 
     // Signed in (Clerk session cookie), the owner's own page views are not counted; anyone else's are,
     // and signed-in visitors get a Fork button.

@@ -323,11 +323,12 @@ describe("the public page", () => {
     ).text();
     expect(html).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss"/);
     expect(html).toMatch(/<link rel="alternate" type="application\/feed\+json" href="[^"]+\/feed\.json"/);
-    const card = html.slice(html.indexOf('aria-labelledby="verdict"'), html.indexOf('id="embed"'));
-    expect(card).toMatch(/Yes, since \d{1,2} \w{3} \d{4}, per these sources/);
+    const card = html.slice(html.indexOf('aria-labelledby="verdict-status verdict"'), html.indexOf('id="embed"'));
+    expect(card).toMatch(/Found <time [^>]+>\d{1,2} \w{3} \d{4}<\/time>/);
+    expect(card).toContain(">Yes, per these sources</h2>");
     expect(card).toContain("<strong>2 Nov</strong>");
     expect(card).toContain("PostgreSQL 19 Beta 1 Released");
-    expect(html.indexOf('aria-labelledby="verdict"')).toBeLessThan(html.indexOf("Searching"));
+    expect(html.indexOf('aria-labelledby="verdict-status verdict"')).toBeLessThan(html.indexOf("Searching"));
     expect(html).toContain(`/api/v1/public/tasks/id/${id}/badge.svg)](`);
     expect(html).toContain(`&lt;img src=&quot;`);
     expect(html).toContain(">Copy Markdown</button>");

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { serverCaller, viewer } from "@/server/api/server-caller";
-import { Time } from "../ui/time";
+import { plural } from "@/server/render/dates";
+import { Time } from "../../ui/time";
 
 export const metadata = { title: "Waitlist" };
 
@@ -9,30 +10,38 @@ export default async function Waitlist() {
   const entries = await (await serverCaller()).public.waitlist();
   return (
     <main>
-      <h1>Waitlist</h1>
-      <p className="muted">{entries.length} people, in the order they joined.</p>
+      <div className="page-header">
+        <div>
+          <h1>Waitlist</h1>
+          <p className="lead">{plural(entries.length, "person", "people")}, in the order they joined.</p>
+        </div>
+      </div>
       {entries.length ? (
-        <table>
-          <caption className="sr-only">Waitlist entries</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Email</th>
-              <th scope="col">Joined</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.email}>
-                <td>{e.position}</td>
-                <td>{e.email}</td>
-                <td>
-                  <Time iso={e.created_at} />
-                </td>
+        <div className="table-wrap cards">
+          <table>
+            <caption className="sr-only">Waitlist entries</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Email</th>
+                <th scope="col">Joined</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.email}>
+                  <td data-label="#" className="num">
+                    {e.position}
+                  </td>
+                  <td data-label="Email">{e.email}</td>
+                  <td data-label="Joined">
+                    <Time iso={e.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </main>
   );

@@ -2,6 +2,7 @@ import { serverCaller, viewer } from "@/server/api/server-caller";
 import { settingsView } from "@/server/users/settings";
 import { canCreateApiKeys } from "@/server/auth/api-key-service";
 import Link from "next/link";
+import { formatDate } from "@/server/render/dates";
 import { ApiKeys, EmailSettings, UsernameForm } from "../ui/settings";
 
 export const metadata = { title: "Settings" };
@@ -19,7 +20,11 @@ export default async function Settings() {
   const percent = Math.min(100, Math.round((usage.runs / usage.runs_limit) * 100));
   return (
     <main>
-      <h1>Settings</h1>
+      <div className="page-header">
+        <div>
+          <h1>Settings</h1>
+        </div>
+      </div>
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <dl className="facts">
@@ -38,8 +43,8 @@ export default async function Settings() {
       <section className="card" aria-labelledby="usage-title" data-testid="usage">
         <h2 id="usage-title">Usage this month</h2>
         <p className="muted small">
-          {usage.period_start.slice(0, 10)} to {usage.period_end.slice(0, 10)} (UTC). Past the monthly runs, checks
-          pause until the next month and you get one email about it.
+          {formatDate(usage.period_start)} to {formatDate(new Date(Date.parse(usage.period_end) - 1))} (UTC). Past the
+          monthly runs, checks pause until the next month and you get one email about it.
         </p>
         <dl className="facts">
           <dt>Checks</dt>
@@ -57,27 +62,33 @@ export default async function Settings() {
           </dd>
         </dl>
         {top.length ? (
-          <table>
-            <caption className="sr-only">Watches that ran most this month</caption>
-            <thead>
-              <tr>
-                <th scope="col">Watch</th>
-                <th scope="col">Checks</th>
-                <th scope="col">Tokens</th>
-              </tr>
-            </thead>
-            <tbody>
-              {top.map((t) => (
-                <tr key={t.task_id}>
-                  <td>
-                    <Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link>
-                  </td>
-                  <td>{t.runs}</td>
-                  <td>{(t.input_tokens + t.output_tokens).toLocaleString("en")}</td>
+          <div className="table-wrap cards section">
+            <table>
+              <caption className="sr-only">Watches that ran most this month</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Watch</th>
+                  <th scope="col">Checks</th>
+                  <th scope="col">Tokens</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {top.map((t) => (
+                  <tr key={t.task_id}>
+                    <td className="primary-cell">
+                      <Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link>
+                    </td>
+                    <td data-label="Checks" className="num">
+                      {t.runs}
+                    </td>
+                    <td data-label="Tokens" className="num">
+                      {(t.input_tokens + t.output_tokens).toLocaleString("en")}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : (
           <p className="muted">No checks yet this month.</p>
         )}

@@ -1,8 +1,13 @@
 "use client";
 /** The dashboard's buttons: each calls one tRPC procedure, reports the outcome in a toast and refreshes the page. */
 import { useRouter } from "next/navigation";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { formatElapsed } from "@/server/render/dates";
+import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { Dialog, DialogClose } from "../../ui/dialog";
+import { Icon } from "../../ui/icons";
+import { Menu, MenuItem, MenuSeparator } from "../../ui/menu";
 import { errorMessage, statusOf, trpc } from "./trpc";
 
 export function useAction() {
@@ -30,22 +35,43 @@ export function useAction() {
   return { busy, run, router };
 }
 
-/** Re-renders the page from the server every 2 s while an execution is pending or running. */
-export function LiveRefresh({ active }: { active: boolean }) {
+/**
+ * Re-renders the page from the server every 2 s while `active` (a check is pending or running), and says so
+ * unless `quiet` (a list whose rows show it themselves).
+ */
+export function LiveRefresh({ active, quiet }: { active: boolean; quiet?: boolean }) {
   const router = useRouter();
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => router.refresh(), 2000);
     return () => clearInterval(timer);
   }, [active, router]);
-  return active ? (
+  return active && !quiet ? (
     <p className="live" role="status">
       <span className="spinner" aria-hidden /> The agent is checking now; this page updates by itself.
     </p>
   ) : null;
 }
 
-export function RunNow({ id }: { id: string }) {
+/** Time since `since`, ticking every second (server and browser may start a second apart: hence no warning). */
+function Elapsed({ since }: { since: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="num" suppressHydrationWarning>
+      {formatElapsed(now - new Date(since).getTime())}
+    </span>
+  );
+}
+
+/**
+ * Run now; while a check is open it is "Running… 0:12" and disabled. A page that had not seen the open check yet
+ * gets a 409, explained, with a way to start another one anyway (for a check that looks stuck).
+ */
+export function RunNow({ id, runningSince }: { id: string; runningSince: string | null }) {
   const { busy, run } = useAction();
   const [conflict, setConflict] = useState(false);
   async function execute(force: boolean) {
@@ -60,13 +86,19 @@ export function RunNow({ id }: { id: string }) {
     );
     if (started) setConflict(false);
   }
+  if (runningSince && !conflict)
+    return (
+      <button type="button" disabled>
+        <span className="spinner" aria-hidden /> Running… <Elapsed since={runningSince} />
+      </button>
+    );
   return (
     <>
       <button type="button" disabled={busy} onClick={() => execute(false)}>
-        Run now
+        <Icon name="play" /> Run now
       </button>
       {conflict ? (
-        <div className="notice" role="alert">
+        <div className="notice" data-tone="warn" role="alert">
           A check is already pending or running. Wait for it to finish; if it looks stuck, you can{" "}
           <button type="button" className="link" onClick={() => execute(true)}>
             start a new check anyway
@@ -78,9 +110,14 @@ export function RunNow({ id }: { id: string }) {
   );
 }
 
-export function StateButtons({ id, state }: { id: string; state: "active" | "paused" | "completed" }) {
+/** Pause or resume: the state change people make most, next to Run now. */
+export function PauseResume({ id, state }: { id: string; state: "active" | "paused" | "completed" }) {
   const { busy, run } = useAction();
-  const to = (next: "active" | "paused" | "completed", label: string, text: string) => (
+  const [next, label, text] =
+    state === "active"
+      ? (["paused", "Watch paused", "Pause"] as const)
+      : (["active", "Watch resumed", state === "completed" ? "Reactivate" : "Resume"] as const);
+  return (
     <button
       type="button"
       className="secondary"
@@ -90,129 +127,147 @@ export function StateButtons({ id, state }: { id: string; state: "active" | "pau
       {text}
     </button>
   );
-  return (
-    <>
-      {state === "active"
-        ? to("paused", "Watch paused", "Pause")
-        : to("active", "Watch resumed", state === "completed" ? "Reactivate" : "Resume")}
-      {state === "active" ? to("completed", "Watch completed", "Complete") : null}
-    </>
-  );
 }
 
-export function Confirm({
-  label,
-  prompt,
-  confirmLabel,
-  onConfirm,
-  danger,
+/**
+ * The owner's less frequent actions, in one menu: complete, make public or private, fork, start another check while
+ * one looks stuck, delete (asked first).
+ */
+export function MoreActions({
+  id,
+  state,
+  isPublic,
+  username,
+  running,
 }: {
-  label: string;
-  prompt: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => Promise<unknown>;
-  danger?: boolean;
+  id: string;
+  state: "active" | "paused" | "completed";
+  isPublic: boolean;
+  username: string | null;
+  running: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (!open)
-    return (
-      <button type="button" className={danger ? "danger" : "secondary"} onClick={() => setOpen(true)}>
-        {label}
-      </button>
-    );
-  return (
-    <div className="confirm" role="group" aria-label={label}>
-      <span>{prompt}</span>
-      <button
-        type="button"
-        className={danger ? "danger" : undefined}
-        disabled={busy}
-        autoFocus
-        onClick={async () => {
-          setBusy(true);
-          await onConfirm();
-          setBusy(false);
-          setOpen(false);
-        }}
-      >
-        {confirmLabel}
-      </button>
-      <button type="button" className="secondary" onClick={() => setOpen(false)}>
-        Cancel
-      </button>
-    </div>
-  );
-}
-
-export function DeleteWatch({ id }: { id: string }) {
-  const { run, router } = useAction();
-  return (
-    <Confirm
-      label="Delete"
-      danger
-      confirmLabel="Delete permanently"
-      prompt="Delete this watch and its history?"
-      onConfirm={async () => {
-        const ok = await run(() => trpc.tasks.delete.mutate({ id }).then(() => true), "Watch deleted");
-        if (ok) router.push("/dashboard");
-      }}
-    />
-  );
-}
-
-export function Visibility({ id, isPublic, username }: { id: string; isPublic: boolean; username: string | null }) {
-  const { busy, run } = useAction();
-  const [asking, setAsking] = useState(false);
-  const [name, setName] = useState("");
+  const { busy, run, router } = useAction();
+  const [deleting, setDeleting] = useState(false);
+  const [naming, setNaming] = useState(false);
   const setPublic = (value: boolean) =>
     run(
       () => trpc.tasks.setVisibility.mutate({ id, is_public: value }),
       value ? "Watch is public" : "Watch is private",
     );
-  if (isPublic)
-    return (
-      <button type="button" className="secondary" disabled={busy} onClick={() => setPublic(false)}>
-        Make private
-      </button>
-    );
-  if (!asking)
-    return (
-      <button
-        type="button"
-        className="secondary"
-        disabled={busy}
-        onClick={() => (username ? setPublic(true) : setAsking(true))}
-      >
-        Make public
-      </button>
-    );
   return (
-    <form
-      className="confirm"
-      aria-label="Choose a username"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const user = await run(() => trpc.users.setUsername.mutate({ username: name.trim() }));
-        if (user) await setPublic(true);
-      }}
-    >
-      <label htmlFor="publish-username">Public watches show your username. Choose one (you can set it once):</label>
-      <input
-        id="publish-username"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        required
-        minLength={3}
-        maxLength={30}
+    <>
+      <Menu label="More actions" trigger={<Icon name="more" />}>
+        {state === "active" ? (
+          <MenuItem
+            disabled={busy}
+            onSelect={() => run(() => trpc.tasks.update.mutate({ id, state: "completed" }), "Watch completed")}
+          >
+            Complete
+          </MenuItem>
+        ) : null}
+        <MenuItem
+          disabled={busy}
+          onSelect={() => (isPublic ? setPublic(false) : username ? setPublic(true) : setNaming(true))}
+        >
+          {isPublic ? "Make private" : "Make public"}
+        </MenuItem>
+        <MenuItem
+          disabled={busy}
+          onSelect={async () => {
+            const task = await run(() => trpc.tasks.fork.mutate({ id }), "Forked: your copy starts paused");
+            if (task) router.push(`/dashboard/w/${task.id}`);
+          }}
+        >
+          Fork
+        </MenuItem>
+        {running ? (
+          <MenuItem
+            disabled={busy}
+            onSelect={() => run(() => trpc.tasks.execute.mutate({ id, force: true }), "Another check started")}
+          >
+            Start another check anyway
+          </MenuItem>
+        ) : null}
+        <MenuSeparator />
+        <MenuItem tone="danger" onSelect={() => setDeleting(true)}>
+          Delete…
+        </MenuItem>
+      </Menu>
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title="Delete this watch?"
+        description="Its checks, findings and delivery history go with it. This cannot be undone."
+        confirmLabel="Delete permanently"
+        danger
+        onConfirm={async () => {
+          const ok = await run(() => trpc.tasks.delete.mutate({ id }).then(() => true), "Watch deleted");
+          if (ok) router.push("/dashboard");
+        }}
       />
-      <button type="submit" disabled={busy}>
-        Publish
-      </button>
-      <button type="button" className="secondary" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </form>
+      <UsernameDialog open={naming} onOpenChange={setNaming} onChosen={() => setPublic(true)} />
+    </>
+  );
+}
+
+/**
+ * Publishing needs a username first: asked once, in a dialog. The page refreshes once, after publishing (two
+ * refreshes in a row may land out of order).
+ */
+function UsernameDialog({
+  open,
+  onOpenChange,
+  onChosen,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onChosen: () => Promise<unknown>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [name, setName] = useState("");
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Choose a username"
+      description="Public watches show your username instead of your name or email."
+    >
+      <form
+        className="stack"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          try {
+            await trpc.users.setUsername.mutate({ username: name.trim() });
+          } catch (err) {
+            toast.error(errorMessage(err));
+            return setBusy(false);
+          }
+          await onChosen();
+          setBusy(false);
+          onOpenChange(false);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="publish-username">Choose one (you can set it once)</label>
+          <input
+            id="publish-username"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            minLength={3}
+            maxLength={30}
+            autoComplete="username"
+          />
+        </div>
+        <div className="dialog-actions">
+          <DialogClose>Cancel</DialogClose>
+          <button type="submit" disabled={busy}>
+            Publish
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 

@@ -29,12 +29,14 @@ export async function MaybeClerk({ children }: { children: ReactNode }) {
 
 export function NotConfigured() {
   return (
-    <main>
-      <h1>Sign-in is not configured</h1>
-      <p>
-        This server has no Clerk keys. Locally, start it with <code>SERVICE_NOAUTH=1</code> and open{" "}
-        <a href="/dashboard">the dashboard</a> from this machine: you are the test user, no sign-in needed.
-      </p>
+    <main className="narrow">
+      <div className="status-page">
+        <h1>Sign-in is not configured</h1>
+        <p className="lead">
+          This server has no Clerk keys. Locally, start it with <code>SERVICE_NOAUTH=1</code> and open{" "}
+          <a href="/dashboard">the dashboard</a> from this machine: you are the test user, no sign-in needed.
+        </p>
+      </div>
     </main>
   );
 }

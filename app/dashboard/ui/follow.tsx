@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { NotificationConfig } from "@/server/tasks/schemas";
-import { Confirm, useAction } from "./actions";
+import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { useAction } from "./actions";
 import { errorMessage, trpc } from "./trpc";
 
 /** Signed in: follow with the account's own email (channels can be changed under Following). */
@@ -51,41 +52,44 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
   };
   return (
     <form
-      className="stack"
+      className="stack section"
       aria-label="Channels of this follow"
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
-      <div className="row">
-        <label>
-          Email{" "}
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor={`follow-email-${taskId}`}>Email</label>
           <input
+            id={`follow-email-${taskId}`}
             type="email"
             value={address}
             onChange={(e) => setAddress(e.target.value)}
             placeholder="you@example.com"
           />
-        </label>
-        <label>
-          Webhook URL{" "}
+        </div>
+        <div className="field">
+          <label htmlFor={`follow-webhook-${taskId}`}>Webhook URL</label>
           <input
+            id={`follow-webhook-${taskId}`}
             type="url"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             placeholder="https://example.com/hooks/watch"
           />
-        </label>
+        </div>
       </div>
       <div className="row">
         <button type="submit" disabled={busy}>
           Save channels
         </button>
-        <Confirm
+        <ConfirmDialog
           label="Unfollow"
+          title="Unfollow this watch?"
+          description="You stop getting its findings. You can follow it again from its page."
           confirmLabel="Unfollow"
-          prompt="Stop getting this watch's findings?"
           onConfirm={() =>
             trpc.follows.unfollow.mutate({ id: taskId }).then(
               () => {
@@ -128,10 +132,11 @@ export function FollowByEmail({ taskId }: { taskId: string }) {
       </p>
     );
   return (
-    <form className="inline" onSubmit={submit} aria-label="Follow by email">
-      <label>
-        Follow by email
+    <form className="inline-form" onSubmit={submit} aria-label="Follow by email">
+      <div className="field">
+        <label htmlFor="follow-email">Follow by email</label>
         <input
+          id="follow-email"
           type="email"
           required
           value={email}
@@ -139,7 +144,7 @@ export function FollowByEmail({ taskId }: { taskId: string }) {
           placeholder="you@example.com"
           autoComplete="email"
         />
-      </label>
+      </div>
       <button type="submit" disabled={state.busy}>
         Follow
       </button>

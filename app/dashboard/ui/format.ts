@@ -1,35 +1,31 @@
-/** Display helpers shared by the dashboard's server and client components. */
+/** What the dashboard says about a watch's runs, shared by its server and browser components. */
 import type { TaskView } from "@/server/tasks/schemas";
 
-const units: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["day", 86_400_000],
-  ["hour", 3_600_000],
-  ["minute", 60_000],
-];
-const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+type Execution = NonNullable<TaskView["last_execution"]>;
 
-/** "in 3 hours", "5 minutes ago", "now"; "—" for no time. */
-export function relative(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return "—";
-  const diff = new Date(iso).getTime() - now;
-  for (const [unit, ms] of units) if (Math.abs(diff) >= ms) return rtf.format(Math.round(diff / ms), unit);
-  return diff >= 0 ? "in under a minute" : "just now";
-}
+/**
+ * The last check's result in words. "met · held" is a finding the watch's bounds kept back (nobody was told yet);
+ * "met" alone was sent, or confirms a finding that was.
+ */
+export type Outcome = "met" | "met · held" | "not met" | "failed" | "running" | "never run";
 
-export const absolute = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toUTCString().replace(" GMT", " UTC") : "";
-
-export type Outcome = "met" | "not met" | "failed" | "running" | "never run";
-
-export function outcomeOf(last: TaskView["last_execution"]): Outcome {
+export function outcomeOf(last: Execution | null | undefined): Outcome {
   if (!last) return "never run";
   if (last.status === "pending" || last.status === "running") return "running";
   if (last.status === "failed" || last.status === "cancelled") return "failed";
-  return last.result?.condition_met ? "met" : "not met";
+  if (!last.result?.condition_met) return "not met";
+  return last.result.gate && !last.result.gate.passed ? "met · held" : "met";
 }
+
+/** An open run (pending or running): the page refreshes itself and Run now waits for it. */
+export const isOpen = (e: Pick<Execution, "status"> | null | undefined) =>
+  e?.status === "pending" || e?.status === "running";
 
 export function duration(started: string, completed: string | null): string {
   if (!completed) return "—";
   const ms = new Date(completed).getTime() - new Date(started).getTime();
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+/** "92% sure": said only of a met finding (under a not-met answer a percentage reads as doubt). */
+export const sureness = (confidence: number) => `${Math.round(confidence * 100)}% sure`;

@@ -1,8 +1,9 @@
 "use client";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
-import { Confirm, CopyButton, useAction } from "./actions";
-import { Time } from "./time";
+import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { Time } from "../../ui/time";
+import { CopyButton, useAction } from "./actions";
 import { errorMessage, trpc } from "./trpc";
 
 export function UsernameForm() {
@@ -89,46 +90,54 @@ export function ApiKeys({ keys }: { keys: KeyRow[] }) {
         </div>
       ) : null}
       {active.length ? (
-        <table>
-          <caption className="sr-only">Your API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {active.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.key_prefix}…</code>
-                </td>
-                <td>{new Date(k.created_at).toLocaleDateString()}</td>
-                <td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : "never"}</td>
-                <td>
-                  <Confirm
-                    label="Revoke"
-                    danger
-                    confirmLabel="Revoke key"
-                    prompt="Clients using this key stop working at once."
-                    onConfirm={async () => {
-                      if (await run(() => trpc.auth.revokeApiKey.mutate({ id: k.id }), "Key revoked")) setCreated(null);
-                    }}
-                  />
-                </td>
+        <div className="table-wrap cards">
+          <table>
+            <caption className="sr-only">Your API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {active.map((k) => (
+                <tr key={k.id}>
+                  <td className="primary-cell">{k.name}</td>
+                  <td data-label="Key">
+                    <code>{k.key_prefix}…</code>
+                  </td>
+                  <td data-label="Created">
+                    <Time iso={k.created_at} format="date" />
+                  </td>
+                  <td data-label="Last used">
+                    <Time iso={k.last_used_at} empty="never" />
+                  </td>
+                  <td className="wide-cell">
+                    <ConfirmDialog
+                      label="Revoke"
+                      danger
+                      title="Revoke this key?"
+                      confirmLabel="Revoke key"
+                      description="Clients using this key stop working at once."
+                      onConfirm={async () => {
+                        if (await run(() => trpc.auth.revokeApiKey.mutate({ id: k.id }), "Key revoked"))
+                          setCreated(null);
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <form
-          className="row"
+          className="inline-form"
           noValidate
           onSubmit={async (e) => {
             e.preventDefault();
@@ -139,16 +148,16 @@ export function ApiKeys({ keys }: { keys: KeyRow[] }) {
             }
           }}
         >
-          <label htmlFor="key-name" className="sr-only">
-            Key name
-          </label>
-          <input
-            id="key-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="Key name, e.g. laptop"
-            maxLength={100}
-          />
+          <div className="field">
+            <label htmlFor="key-name">Key name</label>
+            <input
+              id="key-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. laptop"
+              maxLength={100}
+            />
+          </div>
           <button type="submit" disabled={busy}>
             Create API key
           </button>
@@ -181,10 +190,11 @@ export function WebhookSecret({ previousExpiresAt }: { previousExpiresAt: string
             Reveal signing secret
           </button>
         )}
-        <Confirm
+        <ConfirmDialog
           label="Rotate"
+          title="Rotate the signing secret?"
           confirmLabel="Rotate secret"
-          prompt="A new secret signs from now on; the old one keeps signing beside it for 24 hours, so your receivers can switch without missing a delivery."
+          description="A new secret signs from now on; the old one keeps signing beside it for 24 hours, so your receivers can switch without missing a delivery."
           onConfirm={() =>
             trpc.users.rotateWebhookSecret.mutate({ overlap_hours: 24 }).then(
               (r) => {
@@ -216,7 +226,7 @@ const noSubscription = () => () => {};
 let zoneList: string[] | undefined;
 const browserZones = () => (zoneList ??= ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")]);
 
-/** Time zone, quiet hours and the daily digest (CONTRACT §11). */
+/** Time zone (also the one dates are shown in), quiet hours and the daily digest. */
 export function EmailSettings({ settings }: { settings: EmailSettingsValue }) {
   const { busy, run } = useAction();
   const [timezone, setTimezone] = useState(settings.timezone);
@@ -260,14 +270,15 @@ export function EmailSettings({ settings }: { settings: EmailSettingsValue }) {
             </button>
           ) : null}
         </div>
+        <p className="hint">For quiet hours, the digest, and every date these pages show.</p>
       </div>
-      <fieldset className="field">
+      <fieldset className="plain">
         <legend>Quiet hours</legend>
-        <label className="row">
+        <label className="check">
           <input type="checkbox" checked={quiet} onChange={(e) => setQuiet(e.target.checked)} /> Hold email during these
           hours
         </label>
-        <div className="row">
+        <div className="row time-range">
           <label htmlFor="quiet-start">From</label>
           <input
             id="quiet-start"

@@ -1,8 +1,12 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import type { NotificationConfig } from "@/server/tasks/schemas";
+import { OutcomePill, Pill } from "../../ui/pill";
+import { Time } from "../../ui/time";
+import { sureness } from "./format";
+import { renderPreview, type RenderedPreview } from "./render-preview";
 import { errorMessage, fieldErrors, trpc } from "./trpc";
 
 export type WatchFormValues = {
@@ -10,6 +14,8 @@ export type WatchFormValues = {
   name: string;
   search_query: string;
   condition_description: string;
+  /** Whether the email channel is on, and its address (a new watch: on, with the account's address). */
+  email_on: boolean;
   email: string;
   webhook_url: string;
   webhook_method: "POST" | "PUT" | "PATCH";
@@ -38,8 +44,22 @@ const intervalOptions = (current: number, floor: number) =>
 
 type Preview = Awaited<ReturnType<typeof trpc.tasks.preview.mutate>>;
 
-/** Create (no id) or edit a watch. Errors come from the API and are shown next to their fields. */
-export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues; cadenceFloor: number }) {
+const NO_CHANNEL_WARNING =
+  "Nobody will be notified: with no channel on, findings only appear on the watch's page and in the API.";
+
+/**
+ * Create (no id) or edit a watch. Errors come from the API and are shown next to their fields. The account's
+ * address is the default channel (`accountEmail`); with every channel off, the form says nobody will hear.
+ */
+export function WatchForm({
+  initial,
+  cadenceFloor,
+  accountEmail,
+}: {
+  initial: WatchFormValues;
+  cadenceFloor: number;
+  accountEmail: string;
+}) {
   const router = useRouter();
   const editing = !!initial.id;
   const [v, setV] = useState(initial);
@@ -47,27 +67,29 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
   const [runNow, setRunNow] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [preview, setPreview] = useState<{ result: Preview; rendered: RenderedPreview | null } | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const set = (k: keyof WatchFormValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   const setNumber =
     (k: keyof WatchFormValues, scale = 1) =>
     (e: { target: { value: string } }) =>
       setV({ ...v, [k]: Number(e.target.value) / scale });
+  const emailOn = v.email_on && !!v.email.trim();
+  const noChannel = !emailOn && !v.webhook_url.trim();
 
   async function runPreview() {
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
     setPreviewing(true);
     setPreview(null);
     try {
-      setPreview(
-        await trpc.tasks.preview.mutate({
-          search_query: v.search_query.trim(),
-          condition_description: v.condition_description.trim() || undefined,
-          min_confidence: v.min_confidence,
-          min_sources: v.min_sources,
-        }),
-      );
+      const result = await trpc.tasks.preview.mutate({
+        search_query: v.search_query.trim(),
+        condition_description: v.condition_description.trim() || undefined,
+        min_confidence: v.min_confidence,
+        min_sources: v.min_sources,
+      });
+      const rendered = await renderPreview({ answer: result.answer, sources: result.sources }).catch(() => null);
+      setPreview({ result, rendered });
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {
@@ -79,7 +101,7 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
     e.preventDefault();
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
     const notifications: NotificationConfig[] = [];
-    if (v.email.trim()) notifications.push({ type: "email", address: v.email.trim() });
+    if (emailOn) notifications.push({ type: "email", address: v.email.trim() });
     if (v.webhook_url.trim())
       notifications.push({
         type: "webhook",
@@ -98,12 +120,13 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
       min_interval_minutes: v.min_interval_minutes,
       max_interval_minutes: v.max_interval_minutes,
     };
+    const unheard = notifications.length ? "" : " Nobody is notified: findings appear on its page.";
     setBusy(true);
     setErrors({});
     try {
       if (initial.id) {
         await trpc.tasks.update.mutate({ id: initial.id, ...fields });
-        toast.success("Watch saved");
+        toast.success(`Watch saved.${unheard}`);
         router.push(`/dashboard/w/${initial.id}`);
       } else {
         const task = await trpc.tasks.create.mutate({
@@ -113,7 +136,7 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
         });
         if (task.immediate_execution_error)
           toast.error(`Created, but the first check could not start: ${task.immediate_execution_error}`);
-        else toast.success(paused ? "Watch created (paused)" : "Watch created");
+        else toast.success(`${paused ? "Watch created (paused)." : "Watch created."}${unheard}`);
         router.push(`/dashboard/w/${task.id}`);
       }
       router.refresh();
@@ -129,7 +152,7 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
     }
   }
 
-  const field = (name: string, label: string, input: React.ReactNode, hint?: string) => (
+  const field = (name: string, label: string, input: ReactNode, hint?: ReactNode) => (
     <div className="field">
       <label htmlFor={name}>{label}</label>
       {input}
@@ -150,69 +173,114 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
   });
 
   return (
-    <form className="stack" onSubmit={submit} noValidate>
-      {field(
-        "search_query",
-        "What should the agent look for?",
-        <input
-          id="search_query"
-          value={v.search_query}
-          onChange={set("search_query")}
-          required
-          maxLength={2000}
-          autoFocus={!editing}
-          placeholder="Postgres 19 beta release"
-          {...described("search_query")}
-        />,
-        "What the agent searches the web for.",
-      )}
-      {field(
-        "condition_description",
-        "Tell me when…",
-        <textarea
-          id="condition_description"
-          rows={2}
-          value={v.condition_description}
-          onChange={set("condition_description")}
-          maxLength={4000}
-          placeholder={v.search_query || "a beta release is announced"}
-          {...described("condition_description")}
-        />,
-        "The condition that counts as news. Defaults to the search query.",
-      )}
-      {field(
-        "name",
-        "Name",
-        <input
-          id="name"
-          value={v.name}
-          onChange={set("name")}
-          maxLength={200}
-          placeholder={v.search_query.slice(0, 60) || "Optional"}
-          {...described("name")}
-        />,
-        "Optional; defaults to the query.",
-      )}
+    <form className="form" onSubmit={submit} noValidate>
+      <fieldset>
+        <legend>What to watch</legend>
+        {field(
+          "search_query",
+          "What should the agent look for?",
+          <input
+            id="search_query"
+            value={v.search_query}
+            onChange={set("search_query")}
+            required
+            maxLength={2000}
+            autoFocus={!editing}
+            placeholder="PostgreSQL 19 beta release"
+            {...described("search_query")}
+          />,
+          "What the agent searches the web for.",
+        )}
+        {field(
+          "condition_description",
+          "Tell me when…",
+          <textarea
+            id="condition_description"
+            rows={2}
+            value={v.condition_description}
+            onChange={set("condition_description")}
+            maxLength={4000}
+            placeholder={v.search_query || "a beta release is announced"}
+            {...described("condition_description")}
+          />,
+          "The condition that counts as news. Defaults to the search query.",
+        )}
+        {field(
+          "name",
+          "Name",
+          <input
+            id="name"
+            value={v.name}
+            onChange={set("name")}
+            maxLength={200}
+            placeholder={v.search_query.slice(0, 60) || "Optional"}
+            {...described("name")}
+          />,
+          "Optional; defaults to the query.",
+        )}
+      </fieldset>
+
+      <section className="card preview" aria-labelledby="preview-title" aria-live="polite">
+        <div className="spread">
+          <div>
+            <h2 id="preview-title">What would the agent say now?</h2>
+            <p className="hint">
+              Runs one check without saving anything, so you can adjust the wording first. It counts toward your monthly
+              checks.
+            </p>
+          </div>
+          <button type="button" className="secondary" onClick={runPreview} disabled={previewing}>
+            {previewing ? (
+              <>
+                <span className="spinner" aria-hidden /> Checking…
+              </>
+            ) : (
+              "Preview"
+            )}
+          </button>
+        </div>
+        {preview ? <PreviewResult preview={preview.result} rendered={preview.rendered} /> : null}
+      </section>
+
       <fieldset>
         <legend>Notify me</legend>
-        {field(
-          "email",
-          "Email address",
+        <div className="channel">
           <input
-            id="email"
-            type="email"
-            value={v.email}
-            onChange={set("email")}
-            autoComplete="email"
-            placeholder="you@example.com"
-            {...described("email")}
-          />,
-          "A new address gets a confirmation link first.",
-        )}
+            id="email_on"
+            type="checkbox"
+            checked={v.email_on}
+            onChange={(e) => setV({ ...v, email_on: e.target.checked, email: v.email || accountEmail })}
+          />
+          <div className="channel-body">
+            <label htmlFor="email_on">Email</label>
+            <input
+              id="email"
+              type="email"
+              aria-label="Email address"
+              value={v.email}
+              onChange={set("email")}
+              disabled={!v.email_on}
+              autoComplete="email"
+              placeholder={accountEmail}
+              {...described("email")}
+            />
+            {errors.email ? (
+              <p className="field-error" id="email-error" role="alert">
+                {errors.email}
+              </p>
+            ) : (
+              <p className="hint" id="email-hint">
+                {v.email.trim().toLowerCase() === accountEmail.toLowerCase()
+                  ? "Your account's address."
+                  : "Another address gets a confirmation link first."}
+              </p>
+            )}
+          </div>
+        </div>
         {field(
           "webhook",
           "Webhook URL",
-          <div className="row">
+          <div className="channel-inputs">
             <input
               id="webhook"
               type="url"
@@ -227,16 +295,22 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
               <option>PATCH</option>
             </select>
           </div>,
-          "Signed with Standard Webhooks; the secret is under Notifications.",
+          "Optional. Signed with Standard Webhooks; the secret is under Notifications.",
         )}
+        {noChannel ? (
+          <p className="notice small" data-tone="warn" data-testid="no-channel">
+            {NO_CHANNEL_WARNING}
+          </p>
+        ) : null}
       </fieldset>
+
       <fieldset>
         <legend>When to tell me, how often to check</legend>
         <p className="hint">
           For example: notify me only when at least 2 independent sites confirm it with confidence of 80% or more. A
           finding below these bounds is kept on the watch page, marked “held”, and sent once a later check confirms it.
         </p>
-        <div className="row">
+        <div className="form-row">
           {field(
             "min_confidence",
             "Confidence needed",
@@ -270,7 +344,7 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
             </select>,
           )}
         </div>
-        <div className="row">
+        <div className="form-row">
           {field(
             "min_interval_minutes",
             "Check at most every",
@@ -306,44 +380,7 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
         </div>
         <p className="hint">The agent picks each next check itself, within these bounds.</p>
       </fieldset>
-      <section className="card" aria-labelledby="preview-title" aria-live="polite">
-        <div className="row">
-          <h2 id="preview-title" className="small">
-            What would the agent say now?
-          </h2>
-          <button type="button" className="secondary" onClick={runPreview} disabled={previewing}>
-            {previewing ? "Checking…" : "Preview"}
-          </button>
-        </div>
-        {preview ? (
-          <div data-testid="preview">
-            <p>
-              <span className={`badge outcome-${preview.condition_met ? "met" : "not-met"}`}>
-                {preview.condition_met ? "met" : "not met"}
-              </span>{" "}
-              <span className="muted small">confidence {Math.round(preview.confidence * 100)}%</span>{" "}
-              {preview.gate ? (
-                <span className={`badge ${preview.gate.passed ? "met" : "held"}`}>
-                  {preview.gate.passed ? "would be sent" : `held: ${preview.gate.reason}`}
-                </span>
-              ) : null}
-            </p>
-            {/* As text: the markdown renderer stays on the server (this form runs in the browser). */}
-            <p className="answer plain">{preview.answer}</p>
-            {preview.sources.length ? (
-              <p className="small muted">
-                {preview.sources.length} source(s): {preview.sources.map((s) => s.title || s.url).join(", ")}
-              </p>
-            ) : null}
-            <p className="small muted">
-              Next check it would pick: {new Date(preview.next_run).toLocaleString()} (
-              {preview.next_run_reason || "no reason given"})
-            </p>
-          </div>
-        ) : (
-          <p className="muted small">Runs one check without saving anything (it counts toward your monthly runs).</p>
-        )}
-      </section>
+
       {editing ? null : (
         <div className="row">
           <label className="check">
@@ -360,14 +397,56 @@ export function WatchForm({ initial, cadenceFloor }: { initial: WatchFormValues;
           </label>
         </div>
       )}
-      <div className="row">
-        <button type="submit" disabled={busy}>
+      <div className="form-footer">
+        <button type="submit" className="large" disabled={busy}>
           {busy ? "Saving…" : editing ? "Save changes" : "Create watch"}
         </button>
-        <button type="button" className="secondary" onClick={() => router.back()}>
+        <button type="button" className="large secondary" onClick={() => router.back()}>
           Cancel
         </button>
+        {noChannel ? <span className="muted small">Nobody will be notified.</span> : null}
       </div>
     </form>
+  );
+}
+
+/** What the agent answered in a preview: the verdict, how sure (when met), whether it would be sent, sources. */
+function PreviewResult({ preview, rendered }: { preview: Preview; rendered: RenderedPreview | null }) {
+  return (
+    <div className="preview-result" data-testid="preview">
+      <div className="row">
+        <OutcomePill outcome={preview.condition_met ? "met" : "not met"} />
+        {preview.condition_met ? <span className="muted small">{sureness(preview.confidence)}</span> : null}
+        {preview.gate ? (
+          <Pill tone={preview.gate.passed ? "ok" : "warn"}>
+            {preview.gate.passed ? "would be sent" : `held: ${preview.gate.reason}`}
+          </Pill>
+        ) : null}
+      </div>
+      {rendered ? (
+        <div className="prose" dangerouslySetInnerHTML={{ __html: rendered.answer_html }} />
+      ) : (
+        <p className="prose">{preview.answer}</p>
+      )}
+      {rendered?.sources.length ? (
+        <ul className="sources" aria-label="Sources">
+          {rendered.sources.map((s, i) => (
+            <li key={i}>
+              {s.href ? (
+                <a href={s.href} rel={rendered.rel} target="_blank">
+                  {s.title}
+                </a>
+              ) : (
+                <span>{s.title}</span>
+              )}
+              {s.site ? <span className="domain">{s.site}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="small muted">
+        Next check it would pick: <Time iso={preview.next_run} /> ({preview.next_run_reason || "no reason given"})
+      </p>
+    </div>
   );
 }

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { listUserPublicTasks } from "@/server/public/service";
-import { WatchCard } from "../../components";
+import { audienceOf, listUserPublicTasks } from "@/server/public/service";
+import { plural } from "@/server/render/dates";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
+import { WatchCard } from "../../ui/watch-card";
 
 export const dynamic = "force-dynamic";
 
@@ -20,15 +21,20 @@ export default async function UserPage({ params }: { params: Promise<{ username:
   if (retryAfter) return <TooManyRequests retryAfter={retryAfter} />;
   const data = await load((await params).username);
   if (!data) notFound();
+  const audiences = await audienceOf(data.tasks);
   return (
-    <main>
-      <h1>@{data.username}</h1>
-      <p className="muted">
-        {data.tasks.length} public watch{data.tasks.length === 1 ? "" : "es"}
-      </p>
-      {data.tasks.map((t) => (
-        <WatchCard key={t.id} task={t} />
-      ))}
+    <main className="wide">
+      <div className="page-header">
+        <div>
+          <h1>@{data.username}</h1>
+          <p className="lead">{plural(data.tasks.length, "public watch", "public watches")}</p>
+        </div>
+      </div>
+      <div className="grid">
+        {data.tasks.map((t) => (
+          <WatchCard key={t.id} task={t} audience={audiences.get(t.id)} showOwner={false} />
+        ))}
+      </div>
     </main>
   );
 }

@@ -5,15 +5,20 @@ import { cache } from "react";
 import { z } from "zod";
 import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
-import { publicFindings } from "@/server/public/service";
 import { isFollowing } from "@/server/follows/service";
 import { readPublicTask } from "@/server/tasks/service";
 import { publicExecutionView } from "@/server/tasks/views";
-import { Markdown, Sources, when } from "../../components";
+import { audienceOf, publicFindings } from "@/server/public/service";
+import { plural } from "@/server/render/dates";
+import type { TaskView } from "@/server/tasks/schemas";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
-import { EmbedSnippets, VerdictCard } from "./verdict";
+import { Markdown, Sources } from "../../ui/markdown";
+import { StatePill } from "../../ui/pill";
+import { Time } from "../../ui/time";
+import { VerdictCard } from "../../ui/verdict-card";
+import { EmbedSnippets } from "./verdict";
 
 export const dynamic = "force-dynamic";
 
@@ -29,8 +34,19 @@ const load = cache(async (id: string) => {
     () => null,
   );
   if (!task) return null;
-  const [findings, following] = await Promise.all([publicFindings(id, 50), reader ? isFollowing(reader, id) : false]);
-  return { limited: false as const, task, reader, following, findings: findings.map(publicExecutionView) };
+  const [findings, following, audiences] = await Promise.all([
+    publicFindings(id, 50),
+    reader ? isFollowing(reader, id) : false,
+    audienceOf([task]),
+  ]);
+  return {
+    limited: false as const,
+    task,
+    reader,
+    following,
+    audience: audiences.get(task.id)!,
+    findings: findings.map(publicExecutionView),
+  };
 });
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -62,66 +78,116 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
   const data = await load(id);
   if (!data) notFound();
   if (data.limited) return <TooManyRequests retryAfter={data.retryAfter} />;
-  const { task, reader, following, findings } = data;
+  const { task, reader, following, findings, audience } = data;
   const isOwner = !!reader && task.user_id === null && reader.username === task.owner?.username;
+  const rss = `/api/v1/public/tasks/id/${task.id}/rss`;
   return (
     <main>
-      <p className="muted">
-        Public watch by <Link href={`/u/${task.owner?.username}`}>@{task.owner?.username}</Link>
-      </p>
-      <h1>{task.name}</h1>
-      <VerdictCard task={task} />
-      <section aria-label="Follow this watch" className="row">
-        {isOwner ? null : reader ? (
-          <FollowButton taskId={task.id} following={following} email={reader.email} />
+      <div className="page-header">
+        <div>
+          <p className="muted small">
+            Public watch by <Link href={`/u/${task.owner?.username}`}>@{task.owner?.username}</Link>
+          </p>
+          <h1>{task.name}</h1>
+        </div>
+      </div>
+      <VerdictCard resolution={task.resolution} next={nextStep(task)} />
+
+      <section aria-label="Follow this watch" className="section card">
+        <div className="spread">
+          <div>
+            <h2>Hear when it changes</h2>
+            <p className="muted small">
+              {isOwner
+                ? "This is your watch: its findings go to your own channels."
+                : "Get its findings, and a note if one is withdrawn. Stop any time."}
+            </p>
+          </div>
+          <div className="row">
+            {isOwner ? (
+              <a className="button secondary" href={`/dashboard/w/${task.id}`}>
+                Open in your dashboard
+              </a>
+            ) : reader ? (
+              <FollowButton taskId={task.id} following={following} email={reader.email} />
+            ) : null}
+            {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>}
+          </div>
+        </div>
+        {!isOwner && !reader ? <FollowByEmail taskId={task.id} /> : null}
+        <p className="muted small">
+          Or follow by <a href={rss}>RSS</a> or <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a>,
+          or fork it with the API: <code>POST /api/v1/tasks/{task.id}/fork</code>
+        </p>
+      </section>
+
+      <section className="section" aria-labelledby="about-title">
+        <h2 id="about-title">About this watch</h2>
+        <dl className="facts card">
+          <dt>Searching</dt>
+          <dd>{task.search_query}</dd>
+          <dt>Tell me when</dt>
+          <dd>{task.condition_description}</dd>
+          <dt>State</dt>
+          <dd>
+            <StatePill state={task.state} />
+          </dd>
+          <dt>Last checked</dt>
+          <dd>
+            <Time iso={task.last_execution?.completed_at} />
+          </dd>
+          <dt>Next check</dt>
+          <dd>
+            <Time iso={task.next_run} />
+          </dd>
+          <dt>Audience</dt>
+          <dd>
+            {plural(audience.following, "following", "following")}
+            {audience.forks ? ` · ${plural(audience.forks, "fork")}` : ""} · {plural(task.view_count, "view")}
+          </dd>
+        </dl>
+      </section>
+
+      <EmbedSnippets task={task} appUrl={env.APP_URL} />
+
+      <section className="section" aria-labelledby="findings-title">
+        <h2 id="findings-title">Findings</h2>
+        {findings.length ? (
+          findings.map((f) => (
+            <article className="card" id={f.id} key={f.id}>
+              <h3>
+                {f.retracted_by_execution_id ? "Retracted: " : ""}
+                {f.notification?.title ?? "Condition met"}
+              </h3>
+              <p className="meta">
+                <span>
+                  Found <Time iso={f.completed_at} format="date" />
+                </span>
+                {f.retracted_by_execution_id ? (
+                  <span>a later check found this no longer holds (withdrawn, corrected or denied)</span>
+                ) : null}
+              </p>
+              <Markdown text={f.result?.answer ?? ""} />
+              <Sources sources={f.grounding_sources ?? []} />
+            </article>
+          ))
         ) : (
-          <FollowByEmail taskId={task.id} />
+          <p className="muted">No findings yet: the condition has not been met.</p>
         )}
       </section>
-      <dl className="facts">
-        <dt>Searching</dt>
-        <dd>{task.search_query}</dd>
-        <dt>Condition</dt>
-        <dd>{task.condition_description}</dd>
-        <dt>State</dt>
-        <dd>{task.state}</dd>
-        <dt>Last checked</dt>
-        <dd>{when(task.last_execution?.completed_at ?? null)}</dd>
-        <dt>Next check</dt>
-        <dd>{when(task.next_run)}</dd>
-        <dt>Followers</dt>
-        <dd>
-          {task.subscriber_count} following or forked · {task.view_count} views
-        </dd>
-      </dl>
-      <p>
-        Follow by <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS</a> or{" "}
-        <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a> ·{" "}
-        {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>} or fork with the API:{" "}
-        <code>POST /api/v1/tasks/{task.id}/fork</code>
-      </p>
-      <EmbedSnippets task={task} appUrl={env.APP_URL} />
-      <h2>Findings</h2>
-      {findings.length ? (
-        findings.map((f) => (
-          <article className="card" id={f.id} key={f.id}>
-            <h3>
-              {f.retracted_by_execution_id ? "Retracted: " : ""}
-              {f.notification?.title ?? "Condition met"}
-            </h3>
-            <p className="muted">
-              {when(f.completed_at)}
-              {f.retracted_by_execution_id
-                ? " · a later check found this no longer holds (withdrawn, corrected or denied)"
-                : ""}
-            </p>
-            <Markdown text={f.result?.answer ?? ""} />
-            {f.grounding_sources?.length ? <Sources sources={f.grounding_sources} /> : null}
-          </article>
-        ))
-      ) : (
-        <p>No findings yet: the condition has not been met.</p>
-      )}
     </main>
   );
+}
+
+/** What happens next while the watch is still watching. */
+function nextStep(task: TaskView) {
+  if (task.next_run)
+    return (
+      <>
+        Next check <Time iso={task.next_run} />.
+      </>
+    );
+  return { active: "A check is under way.", paused: "The watch is paused.", completed: "The watch is complete." }[
+    task.state
+  ];
 }

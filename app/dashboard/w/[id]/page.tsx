@@ -2,11 +2,12 @@ import Link from "next/link";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
-import { Markdown, Sources } from "../../../components";
-import { DeleteWatch, ForkButton, LiveRefresh, RunNow, StateButtons, TestSend, Visibility } from "../../ui/actions";
-import { duration, outcomeOf } from "../../ui/format";
+import { Markdown, Sources } from "../../../ui/markdown";
+import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
+import { Time } from "../../../ui/time";
+import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
+import { duration, isOpen, outcomeOf, sureness } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
-import { Time } from "../../ui/time";
 
 type Execution = NonNullable<TaskView["last_execution"]>;
 
@@ -22,39 +23,42 @@ function Answer({ execution }: { execution: Execution }) {
       <Trust execution={execution} />
       {result.answer ? <Markdown className="answer" text={result.answer} /> : null}
       {result.evidence ? (
-        <p>
+        <p className="small">
           <strong>Evidence:</strong> {result.evidence}
         </p>
       ) : null}
-      <p className="muted">Confidence {Math.round(result.confidence * 100)}%</p>
-      {execution.grounding_sources?.length ? <Sources sources={execution.grounding_sources} newTab /> : null}
+      <Sources sources={execution.grounding_sources ?? []} newTab />
     </>
   );
 }
 
-/** Whether a met finding was sent or held by the watch's bounds, and whether it was retracted later. */
+/**
+ * The answer's verdict (met or not; how sure, for a met one), whether a met finding was sent or held by the watch's
+ * bounds, and whether it was retracted later.
+ */
 function Trust({ execution }: { execution: Execution }) {
-  const gate = execution.result?.gate;
+  const result = execution.result;
+  const gate = result?.gate;
   return (
-    <p className="small">
+    <div className="row">
+      {result ? <OutcomePill outcome={result.condition_met ? "met" : "not met"} /> : null}
+      {result?.condition_met ? <span className="muted small">{sureness(result.confidence)}</span> : null}
       {gate ? (
         gate.passed ? (
-          <span className="badge met">sent</span>
+          <Pill tone="ok">sent</Pill>
         ) : (
-          <span className="badge held" data-testid="held">
+          <Pill tone="warn" testId="held">
             held: {gate.reason}
-          </span>
+          </Pill>
         )
-      ) : null}{" "}
+      ) : null}
       {execution.retracted_by_execution_id ? (
-        <span className="badge retracted" data-testid="retracted">
+        <Pill tone="warn" testId="retracted">
           retracted: a later check found this no longer holds
-        </span>
+        </Pill>
       ) : null}
-      {execution.result?.retracted_execution_id ? (
-        <span className="badge retracted">this check retracted the earlier finding</span>
-      ) : null}
-    </p>
+      {result?.retracted_execution_id ? <Pill tone="warn">this check retracted the earlier finding</Pill> : null}
+    </div>
   );
 }
 
@@ -115,63 +119,40 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
   ]);
   const failing = failedInARow(executions);
   const latest = executions[0] ?? null;
-  const running = latest?.status === "pending" || latest?.status === "running";
+  const running = isOpen(latest);
   const answered = executions.find((e) => e.status === "success");
-  const outcome = outcomeOf(latest);
   const email = task.notifications.find((n) => n.type === "email");
   const webhook = task.notifications.find((n) => n.type === "webhook");
   return (
     <main className="wide">
-      <p className="muted small">
-        <Link href="/dashboard">← Your watches</Link>
-      </p>
-      <div className="title-row">
-        <h1>{task.name}</h1>
-        <span className={`badge state-${task.state}`}>{task.state}</span>
-        {task.is_public ? <span className="badge">public</span> : null}
-      </div>
-      <dl className="facts">
-        <dt>Searching</dt>
-        <dd>{task.search_query}</dd>
-        <dt>Tell me when</dt>
-        <dd>{task.condition_description}</dd>
-        <dt>Last result</dt>
-        <dd>
-          <span className={`badge outcome-${outcome.replace(" ", "-")}`}>{outcome}</span>
-        </dd>
-        <dt>Last checked</dt>
-        <dd>
-          <Time iso={latest?.completed_at ?? latest?.started_at} />
-        </dd>
-        <dt>Next check</dt>
-        <dd>{task.state === "active" ? <Time iso={task.next_run} /> : `— (${task.state})`}</dd>
-        <dt>Notify when</dt>
-        <dd>
-          confidence {Math.round(task.min_confidence * 100)}% or more,{" "}
-          {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
-        </dd>
-        <dt>Checks</dt>
-        <dd>
-          at most every {interval(task.min_interval_minutes)}, at least every {interval(task.max_interval_minutes)}
-        </dd>
-        {task.forked_from_task_id ? (
-          <>
-            <dt>Forked from</dt>
-            <dd>
-              <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
-            </dd>
-          </>
-        ) : null}
-      </dl>
-      <div className="actions" role="group" aria-label="Watch actions">
-        <RunNow id={task.id} />
-        <StateButtons id={task.id} state={task.state} />
-        <Link className="button secondary" href={`/dashboard/w/${task.id}/edit`}>
-          Edit
-        </Link>
-        <Visibility id={task.id} isPublic={task.is_public} username={user?.username ?? null} />
-        <ForkButton id={task.id} />
-        <DeleteWatch id={task.id} />
+      <Link className="breadcrumb" href="/dashboard">
+        ← Your watches
+      </Link>
+      <div className="page-header">
+        <div>
+          <h1>{task.name}</h1>
+          <div className="meta plain row">
+            <StatePill state={task.state} />
+            {task.is_public ? <Pill tone="accent">public</Pill> : null}
+            <span>
+              Last result <OutcomePill outcome={outcomeOf(latest)} />
+            </span>
+          </div>
+        </div>
+        <div className="actions" role="group" aria-label="Watch actions">
+          <RunNow id={task.id} runningSince={running ? latest!.started_at : null} />
+          <Link className="button secondary" href={`/dashboard/w/${task.id}/edit`}>
+            Edit
+          </Link>
+          <PauseResume id={task.id} state={task.state} />
+          <MoreActions
+            id={task.id}
+            state={task.state}
+            isPublic={task.is_public}
+            username={user?.username ?? null}
+            running={running}
+          />
+        </div>
       </div>
       {task.is_public ? (
         <p className="muted small">
@@ -195,15 +176,19 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </div>
       ) : null}
 
-      <section aria-labelledby="answer-title" className="card">
-        <h2 id="answer-title">Latest answer</h2>
-        {answered ? (
-          <>
-            <p className="muted small">
+      <section aria-labelledby="answer-title" className="card section">
+        <div className="spread section-title">
+          <h2 id="answer-title">Latest answer</h2>
+          {answered ? (
+            <span className="muted small">
               Checked <Time iso={answered.completed_at} />
-            </p>
+            </span>
+          ) : null}
+        </div>
+        {answered ? (
+          <div className="stack">
             <Answer execution={answered} />
-          </>
+          </div>
         ) : (
           <p className="muted">
             No answer yet. {running ? "The first check is running." : "Run a check to see what the agent finds."}
@@ -213,52 +198,93 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
           latest.error_message === NO_MODEL_CONFIGURED ? (
             <NoModelHint />
           ) : (
-            <p className="notice" role="alert">
+            <p className="notice" data-tone="danger" role="alert">
               The last check failed: {latest.error_message}
             </p>
           )
         ) : null}
       </section>
 
-      <section aria-labelledby="notify-title" className="card">
-        <h2 id="notify-title">Notifications</h2>
-        {email || webhook ? (
-          <ul className="channels">
-            {email ? (
-              <li>
-                Email to <strong>{email.address}</strong> <TestSend id={task.id} type="email" />
-              </li>
+      <div className="split section">
+        <section aria-labelledby="about-title" className="card">
+          <h2 id="about-title">What it watches</h2>
+          <dl className="facts">
+            <dt>Searching</dt>
+            <dd>{task.search_query}</dd>
+            <dt>Tell me when</dt>
+            <dd>{task.condition_description}</dd>
+            <dt>Next check</dt>
+            <dd>{task.state === "active" ? <Time iso={task.next_run} /> : `— (${task.state})`}</dd>
+            <dt>Notify when</dt>
+            <dd>
+              {task.min_confidence ? `${Math.round(task.min_confidence * 100)}% sure or more` : "any confidence"},{" "}
+              {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
+            </dd>
+            <dt>Checks</dt>
+            <dd>
+              at most every {interval(task.min_interval_minutes)}, at least every {interval(task.max_interval_minutes)}
+            </dd>
+            {task.forked_from_task_id ? (
+              <>
+                <dt>Forked from</dt>
+                <dd>
+                  <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
+                </dd>
+              </>
             ) : null}
-            {webhook ? (
-              <li>
-                Webhook {webhook.method} <strong>{webhook.url}</strong> <TestSend id={task.id} type="webhook" />
-              </li>
-            ) : null}
-          </ul>
-        ) : (
-          <p className="muted">
-            No channels: findings are kept here and in the API.{" "}
-            <Link href={`/dashboard/w/${task.id}/edit`}>Add email or webhook</Link>.
-          </p>
-        )}
-        <p className="small">
-          <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
-        </p>
-      </section>
+          </dl>
+        </section>
 
-      <section aria-labelledby="findings-title">
+        <section aria-labelledby="notify-title" className="card">
+          <h2 id="notify-title">Notifications</h2>
+          {email || webhook ? (
+            <ul className="channels">
+              {email ? (
+                <li>
+                  <span>
+                    Email to <strong>{email.address}</strong>
+                  </span>
+                  <TestSend id={task.id} type="email" />
+                </li>
+              ) : null}
+              {webhook ? (
+                <li>
+                  <span>
+                    Webhook {webhook.method} <strong>{webhook.url}</strong>
+                  </span>
+                  <TestSend id={task.id} type="webhook" />
+                </li>
+              ) : null}
+            </ul>
+          ) : (
+            <p className="notice" data-tone="warn">
+              Nobody is notified: findings are kept here and in the API.{" "}
+              <Link href={`/dashboard/w/${task.id}/edit`}>Add email or a webhook</Link>.
+            </p>
+          )}
+          <p className="small">
+            <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
+          </p>
+        </section>
+      </div>
+
+      <section aria-labelledby="findings-title" className="section">
         <h2 id="findings-title">Findings</h2>
         {findings.length ? (
           findings.map((f) => (
             <article className="card" key={f.id}>
-              <h3>
-                {f.retracted_by_execution_id ? "Retracted: " : ""}
-                {f.notification?.title ?? "Condition met"}
-              </h3>
-              <p className="muted small">
-                <Time iso={f.completed_at} />
-              </p>
-              <Answer execution={f} />
+              <div className="spread section-title">
+                <h3>
+                  {f.retracted_by_execution_id ? "Retracted: " : ""}
+                  {f.notification?.title ?? "Condition met"}
+                </h3>
+                <span className="muted small">
+                  Found <Time iso={f.completed_at} format="date" />
+                </span>
+              </div>
+              <div className="stack">
+                <Answer execution={f} />
+              </div>
             </article>
           ))
         ) : (
@@ -266,7 +292,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         )}
       </section>
 
-      <section aria-labelledby="changes-title" id="history">
+      <section aria-labelledby="changes-title" id="history" className="section">
         <h2 id="changes-title">Definition history</h2>
         {history.length ? (
           <ul className="changes">
@@ -286,36 +312,44 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         )}
       </section>
 
-      <section aria-labelledby="history-title">
+      <section aria-labelledby="history-title" className="section">
         <h2 id="history-title">Execution history</h2>
         {executions.length ? (
-          <table>
-            <caption className="sr-only">Recent executions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Status</th>
-                <th scope="col">Result</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {executions.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time iso={e.started_at} />
-                  </td>
-                  <td>
-                    <span className={`badge status-${e.status}`}>{e.status}</span>
-                  </td>
-                  <td>{e.status === "success" ? (e.result?.condition_met ? "met" : "not met") : "—"}</td>
-                  <td>{duration(e.started_at, e.completed_at)}</td>
-                  <td className="small">{e.error_message ?? e.result?.next_run_reason ?? ""}</td>
+          <div className="table-wrap cards">
+            <table>
+              <caption className="sr-only">Recent executions, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Details</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {executions.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="Started" className="nowrap">
+                      <Time iso={e.started_at} />
+                    </td>
+                    <td data-label="Status">
+                      <ExecutionPill status={e.status} />
+                    </td>
+                    <td data-label="Result">
+                      {e.status === "success" ? (e.result?.condition_met ? "met" : "not met") : "—"}
+                    </td>
+                    <td data-label="Duration" className="num">
+                      {duration(e.started_at, e.completed_at)}
+                    </td>
+                    <td data-label="Details" className="wide-cell">
+                      {e.error_message ?? e.result?.next_run_reason ?? ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : (
           <p className="muted">No checks yet.</p>
         )}

@@ -1,0 +1,79 @@
+/**
+ * Status pills: one small coloured label per status, the same tone for the same meaning on every page. Running
+ * has a colour of its own and a spinner; paused is amber; met is green; failed is red.
+ */
+import type { ReactNode } from "react";
+import type { Outcome } from "../dashboard/ui/format";
+import type { Resolution, TaskView } from "@/server/tasks/schemas";
+
+export type Tone = "neutral" | "accent" | "ok" | "warn" | "danger" | "running" | "violet";
+
+export function Pill({
+  tone = "neutral",
+  size,
+  children,
+  testId,
+}: {
+  tone?: Tone;
+  size?: "large";
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <span className={size ? `pill ${size}` : "pill"} data-tone={tone} data-testid={testId}>
+      {tone === "running" ? <span className="spinner" aria-hidden /> : null}
+      {children}
+    </span>
+  );
+}
+
+const STATE_TONE: Record<TaskView["state"], Tone> = { active: "ok", paused: "warn", completed: "violet" };
+
+/** A watch's state: active, paused or completed. */
+export const StatePill = ({ state }: { state: TaskView["state"] }) => <Pill tone={STATE_TONE[state]}>{state}</Pill>;
+
+const OUTCOME_TONE: Record<Outcome, Tone> = {
+  met: "ok",
+  "met · held": "warn",
+  "not met": "neutral",
+  failed: "danger",
+  running: "running",
+  "never run": "neutral",
+};
+
+/** The last check's result (see outcomeOf). */
+export const OutcomePill = ({ outcome }: { outcome: Outcome }) => <Pill tone={OUTCOME_TONE[outcome]}>{outcome}</Pill>;
+
+const EXECUTION_TONE: Record<NonNullable<TaskView["last_execution"]>["status"], Tone> = {
+  pending: "running",
+  running: "running",
+  success: "ok",
+  failed: "danger",
+  cancelled: "neutral",
+};
+
+/** One run's status: pending, running, success, failed, cancelled. */
+export const ExecutionPill = ({ status }: { status: keyof typeof EXECUTION_TONE }) => (
+  <Pill tone={EXECUTION_TONE[status]}>{status}</Pill>
+);
+
+const SEND_TONE = { sent: "ok", failed: "danger", skipped: "warn" } as const;
+
+/** A delivery's status: sent, failed or skipped. */
+export const SendPill = ({ status }: { status: keyof typeof SEND_TONE }) => (
+  <Pill tone={SEND_TONE[status]}>{status}</Pill>
+);
+
+export const VERDICT_WORD: Record<Resolution["status"], string> = {
+  watching: "Watching",
+  met: "Met",
+  resolved: "Resolved",
+};
+const VERDICT_TONE: Record<Resolution["status"], Tone> = { watching: "neutral", met: "ok", resolved: "violet" };
+
+/** A watch's verdict: Watching, Met, Resolved. */
+export const VerdictPill = ({ status, size }: { status: Resolution["status"]; size?: "large" }) => (
+  <Pill tone={VERDICT_TONE[status]} size={size}>
+    {VERDICT_WORD[status]}
+  </Pill>
+);

@@ -1,0 +1,242 @@
+/**
+ * The design system, page by page, with realistic watches: at 1366×900 and 390×844, in light and in dark, no page
+ * scrolls sideways on a phone and axe finds nothing serious (colour contrast included); every view is screenshotted
+ * (e2e/screenshots/design/) to be looked at. Plus what the shell promises: one navigation with the current page
+ * marked, a new watch that notifies its owner by default, a running check that shows itself.
+ */
+import type { APIRequestContext, Page } from "@playwright/test";
+import {
+  checksDone,
+  expect,
+  expectAccessible,
+  noauthTest as test,
+  publish,
+  receiverUrl,
+  screenshot,
+  sentEmails,
+  testUsername,
+} from "./fixtures";
+
+// A tour runs axe three times per page (Swagger UI's page alone takes a while): more than the default minute.
+test.describe.configure({ mode: "parallel", timeout: 240_000 });
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const SCHEMES = ["light", "dark"] as const;
+
+/**
+ * Looks at the page as loaded in all four views (resizing and switching the scheme need no reload): a screenshot of
+ * each, no sideways scrolling on the phone, and axe in both schemes (on the desktop, where every part of the page is
+ * shown) and once on the phone (its own header menu). Then back to the first view.
+ */
+async function checkViews(page: Page, name: string) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`);
+      if (viewport.name === "phone") {
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${name} scrolls sideways at 390 px (${colorScheme})`).toBeLessThanOrEqual(0);
+      }
+      if (viewport.name === "desktop" || colorScheme === "light") await expectAccessible(page);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.emulateMedia({ colorScheme: SCHEMES[0] });
+}
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+
+const unique = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+/** A public watch with a finding and a webhook (so there is a delivery in the history). */
+async function publicWatchWithFinding(request: APIRequestContext) {
+  const name = unique("PostgreSQL 19 beta");
+  const task = await (
+    await request.post("/api/v1/tasks", {
+      data: {
+        name,
+        search_query: "PostgreSQL 19 beta release",
+        condition_description: "a PostgreSQL 19 beta release is announced",
+        run_immediately: true,
+        notifications: [{ type: "webhook", url: `${receiverUrl()}/design` }],
+      },
+    })
+  ).json();
+  await checksDone(request, task.id);
+  await publish(request, task.id);
+  return task as { id: string; name: string };
+}
+
+test("public pages: home, explore, a watch, a profile", async ({ page, request }) => {
+  const task = await publicWatchWithFinding(request);
+  const username = await testUsername(request);
+
+  await page.goto("/");
+  await expect(page.getByRole("complementary", { name: "A public watch, live" })).toBeVisible();
+  await checkViews(page, "home");
+
+  await page.goto("/explore");
+  await expect(nav(page).getByRole("link", { name: "Explore" })).toHaveAttribute("aria-current", "page");
+  await checkViews(page, "explore");
+
+  await page.goto(`/w/${task.id}`);
+  await expect(page.getByRole("region", { name: "Met Yes, per these sources" })).toBeVisible();
+  await checkViews(page, "public-watch");
+
+  await page.goto(`/u/${username}`);
+  await checkViews(page, "user-page");
+});
+
+test("the follow confirmation and the 404 page", async ({ page, request }) => {
+  const task = await publicWatchWithFinding(request);
+  const reader = `${unique("reader").replace(/\s/g, "-")}@example.com`;
+  await request.post(`/api/v1/public/tasks/id/${task.id}/follow`, { data: { email: reader } });
+  let confirm = "";
+  await expect(async () => {
+    const email = (await sentEmails()).find((e) => [e.to].flat().includes(reader));
+    confirm = /\/follow\/confirm\?token=[^"'\s<&]+/.exec(email?.html ?? "")?.[0] ?? "";
+    expect(confirm).not.toBe("");
+  }).toPass({ timeout: 15_000 });
+
+  // The confirmation link's page names the watch and the address before anything is done.
+  await page.goto(confirm);
+  await expect(page.getByRole("link", { name: task.name })).toBeVisible();
+  await expect(page.getByText(reader)).toBeVisible();
+  await checkViews(page, "follow-confirm");
+
+  const missing = await page.goto("/no-such-page");
+  expect(missing!.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "There is nothing here" })).toBeVisible();
+  await checkViews(page, "not-found");
+});
+
+test("the API docs (Swagger UI) in the shell and its theme", async ({ page }) => {
+  await page.goto("/docs");
+  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 15_000 });
+  await expect(nav(page).getByRole("link", { name: "API docs" })).toHaveAttribute("aria-current", "page");
+  await checkViews(page, "docs");
+});
+
+test("dashboard pages: the list, a watch, its edit form", async ({ page, request }) => {
+  const task = await publicWatchWithFinding(request);
+  const held = await (
+    await request.post("/api/v1/tasks", {
+      data: {
+        name: unique("Held until two sites agree"),
+        search_query: "iPhone 18 release date",
+        min_sources: 2,
+        run_immediately: true,
+      },
+    })
+  ).json();
+  await request.post("/api/v1/tasks", {
+    data: { name: unique("Paused, never checked"), search_query: "PyCon US 2027 tickets", state: "paused" },
+  });
+  await checksDone(request, held.id);
+
+  await page.goto("/dashboard");
+  await expect(nav(page).getByRole("link", { name: "Watches" })).toHaveAttribute("aria-current", "page");
+  // A finding the bounds held back is not "met" in the list: nobody was told yet.
+  await expect(page.getByRole("row").filter({ hasText: "Held until two sites agree" }).first()).toContainText(
+    "met · held",
+  );
+  await checkViews(page, "dashboard");
+
+  await page.goto(`/dashboard/w/${task.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(task.name);
+  await expect(page.getByText("90% sure").first()).toBeVisible();
+  await checkViews(page, "watch");
+
+  // The menus and the dialog, open, from the keyboard.
+  await page.getByRole("button", { name: "More actions" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Complete" })).toBeFocused();
+  await screenshot(page, "design/watch-more-actions");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Delete this watch?" });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await screenshot(page, "design/watch-delete-dialog");
+  await expectAccessible(page);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await page.setViewportSize(VIEWPORTS[1]);
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(page.getByRole("menuitem", { name: "Watches" })).toHaveAttribute("aria-current", "page");
+  await screenshot(page, "design/phone-menu");
+  await page.keyboard.press("Escape");
+  await page.setViewportSize(VIEWPORTS[0]);
+
+  await page.goto(`/dashboard/w/${task.id}/edit`);
+  await checkViews(page, "watch-edit");
+});
+
+test("dashboard pages: following, notifications, settings, the waitlist", async ({ page, request }) => {
+  await publicWatchWithFinding(request); // a delivery in the history
+  for (const [path, name] of [
+    ["/dashboard/following", "following"],
+    ["/dashboard/notifications", "notifications"],
+    ["/dashboard/settings", "settings"],
+    ["/dashboard/admin", "waitlist"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await checkViews(page, name);
+  }
+});
+
+test("a new watch emails its owner by default; with no channel on, the form says nobody will hear", async ({
+  page,
+  request,
+}) => {
+  const me = await (await request.get("/auth/me")).json();
+  await page.goto("/dashboard/new");
+  await expect(nav(page).getByRole("link", { name: "Watches" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("checkbox", { name: "Email" })).toBeChecked();
+  await expect(page.getByRole("textbox", { name: "Email address" })).toHaveValue(me.email);
+  await expect(page.getByTestId("no-channel")).toHaveCount(0);
+  await checkViews(page, "watch-new");
+
+  await page.getByRole("checkbox", { name: "Email" }).uncheck();
+  await expect(page.getByTestId("no-channel")).toHaveText(
+    "Nobody will be notified: with no channel on, findings only appear on the watch's page and in the API.",
+  );
+  await page.getByRole("checkbox", { name: "Email" }).check();
+  const name = unique("Default channel");
+  await page.getByLabel("What should the agent look for?").fill(name);
+  await page.getByLabel("Start paused").check();
+  await page.getByRole("button", { name: "Create watch" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/w\//);
+  const id = page.url().split("/").pop()!;
+  const created = await (await request.get(`/api/v1/tasks/${id}`)).json();
+  expect(created.notifications).toEqual([{ type: "email", address: me.email }]);
+  await expect(page.getByText(`Email to ${me.email}`)).toBeVisible();
+});
+
+test("while a check runs, Run now counts up and the list refreshes by itself", async ({ page, request }) => {
+  const name = unique("Running now");
+  const task = await (
+    await request.post("/api/v1/tasks", { data: { name, search_query: name, state: "paused" } })
+  ).json();
+  await page.goto("/dashboard");
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("never run");
+  expect((await request.post(`/api/v1/tasks/${task.id}/execute`)).ok()).toBe(true);
+  // The list refreshes itself while a check it shows is open: loaded once more to see this one, then never again.
+  await page.reload();
+  await expect(row).toContainText("running");
+  await expect(row).toContainText(/met|not met/, { timeout: 30_000 });
+
+  expect((await request.post(`/api/v1/tasks/${task.id}/execute`)).ok()).toBe(true);
+  await page.goto(`/dashboard/w/${task.id}`);
+  const running = page.getByRole("button", { name: /^Running… \d+:\d\d$/ });
+  await expect(running).toBeDisabled();
+  await screenshot(page, "design/watch-running");
+  await expect(page.getByRole("button", { name: "Run now" })).toBeEnabled({ timeout: 30_000 });
+});
