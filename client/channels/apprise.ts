@@ -3,7 +3,7 @@
  * `ntfy://…`, `workflows://…`) and the services' own URLs pasted as they are, turned into a channel config. One parser
  * for the dashboard's channel editor and `watchctl --notify`.
  */
-import { CHANNEL_SPECS } from "./index";
+import { CHANNEL_SPECS } from "./list";
 import { AppriseError, type ChannelConfig } from "./spec";
 
 export const APPRISE_SCHEMES = CHANNEL_SPECS.flatMap((s) => s.apprise?.schemes ?? []);

@@ -82,6 +82,8 @@ export function inert(text: string, sources: readonly Source[]): string {
   return parts.join("");
 }
 
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
 export function chatMessage(input: {
   event: SendEvent;
   title: string;
@@ -97,11 +99,11 @@ export function chatMessage(input: {
   return {
     kind,
     label: LABELS[kind],
-    title: inert(input.title, []),
-    watch: inert(input.watch, []),
+    title: inert(oneLine(input.title), []),
+    watch: inert(oneLine(input.watch), []),
     answer: inert(cutOnWord(input.answer.trim(), ANSWER_MAX), sources),
     confidence: kind === "met" ? (input.confidence ?? null) : null,
-    sources: sources.map((s) => ({ url: s.url, title: inert(s.title || new URL(s.url).hostname, []) })),
+    sources: sources.map((s) => ({ url: s.url, title: inert(oneLine(s.title) || new URL(s.url).hostname, []) })),
     url: input.url,
     timestamp: input.timestamp ?? new Date().toISOString(),
   };
