@@ -68,7 +68,7 @@ describe("secrets", () => {
       { type: "telegram", bot_token: TOKEN, chat_id: "-1" },
       { type: "slack", url: SLACK },
       { type: "webhook", url: "https://example.com/h", method: "POST", headers: { "x-key": "s3cret" } },
-    ] as { type: string }[]);
+    ] as unknown as { type: string }[]);
     expect(views.map((v) => v.type)).toEqual(["webhook", "slack", "telegram", "ntfy"]); // the registry's order
     const [webhook, slack, telegram, ntfy] = views;
     expect(slack).toEqual({ type: "slack", url: "https://hooks.slack.com/…WXYZ" });
