@@ -7,15 +7,13 @@ import { Webhook } from "standardwebhooks";
 import { env } from "../env";
 import type { Execution, Task, User } from "../db";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
-import { RETRY_DELAYS_MS, TIMEOUT_MS } from "./channels/http";
-import { channelTarget } from "./channels/chat";
+import { TIMEOUT_MS } from "./channels/http";
+import { attemptDelivery, channelTarget } from "./channels/chat";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
-import { claimAttempt, loadDelivery, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, type Notice, type WatchEvent } from "./events";
 import { watchUrl } from "./links";
-
-const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** `publicView`: what a follower sees of the run (no model, usage or error text). */
 export function webhookPayload(
@@ -108,30 +106,21 @@ export async function webhookTarget(d: Delivery, followId?: string | null): Prom
 }
 
 /** One attempt of a run's notice by webhook; retried by the workflow while it fails for a reason that may pass. */
-export async function deliverWebhook(
+export const deliverWebhook = (
   executionId: string,
   notice: Notice,
   attempt: number,
   followId?: string | null,
-): Promise<DeliveryOutcome> {
-  const d = await loadDelivery(executionId, "webhook");
-  const target = d && (await webhookTarget(d, followId));
-  if (!d || !target) return { status: "none", retry: false };
-  const claim = await claimAttempt({
-    user_id: target.user.id,
-    audience: target.audience,
-    task_id: d.task.id,
-    execution_id: executionId,
-    event: notice.event,
-    notification_type: "webhook",
-    recipient: target.endpoint.url ?? "",
+): Promise<DeliveryOutcome> =>
+  attemptDelivery({
+    type: "webhook",
+    executionId,
+    notice,
     attempt,
+    target: (d) => webhookTarget(d, followId),
+    recipient: (t) => t.endpoint.url ?? "",
+    send: (d, t) => deliverTo(d, t, notice),
   });
-  if ("existing" in claim) return { status: claim.existing.status, retry: false };
-  const sent = await deliverTo(d, target, notice);
-  await settleAttempt(claim.id, sent.status, sent.error);
-  return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
-}
 
 /** A run's notice, posted to a target (the caller claims and settles the attempt). */
 export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>

@@ -153,7 +153,7 @@ export function ChannelEditor({
                 id={`${idPrefix}channel-apprise`}
                 type="text"
                 value={pasted}
-                placeholder={spec.apprise?.example ?? "slack://TokenA/TokenB/TokenC"}
+                placeholder={spec.apprise?.example}
                 autoComplete="off"
                 spellCheck={false}
                 onChange={(e) => setPasted(e.target.value)}

@@ -67,6 +67,43 @@ export const testMessage = (task: TestTask) =>
 /** Where a send record says it went: the channel's summary, secrets redacted by the spec's own rule. */
 const recipientOf = (spec: ChannelSpec, config: Record<string, unknown>) => spec.summary(config).slice(0, 500);
 
+/**
+ * One attempt of a run's notice on a channel, the same for every channel that posts over HTTP: find the target,
+ * claim the attempt (a replay finds the claim and sends nothing), send, record how it went, and say whether to retry
+ * (a failure that may pass, within the retry delays) and how long the service asked to wait.
+ */
+export async function attemptDelivery<T extends { user: User; audience: string }>(a: {
+  type: NotificationType;
+  executionId: string;
+  notice: Notice;
+  attempt: number;
+  target(d: Delivery): Promise<T | null>;
+  recipient(target: T): string;
+  send(d: Delivery, target: T): Promise<Attempted>;
+}): Promise<DeliveryOutcome> {
+  const d = await loadDelivery(a.executionId, a.type);
+  const target = d && (await a.target(d));
+  if (!d || !target) return { status: "none", retry: false };
+  const claim = await claimAttempt({
+    user_id: target.user.id,
+    audience: target.audience,
+    task_id: d.task.id,
+    execution_id: a.executionId,
+    event: a.notice.event,
+    notification_type: a.type,
+    recipient: a.recipient(target),
+    attempt: a.attempt,
+  });
+  if ("existing" in claim) return { status: claim.existing.status, retry: false };
+  const sent = await a.send(d, target);
+  await settleAttempt(claim.id, sent.status, sent.error);
+  return {
+    status: sent.status,
+    retry: sent.status === "failed" && !sent.permanent && a.attempt <= RETRY_DELAYS_MS.length,
+    retryAfterMs: sent.retryAfterMs,
+  };
+}
+
 export function chatChannel<
   const T extends NotificationType,
   S extends z.ZodType<{ type: T } & Record<string, unknown>>,
@@ -87,29 +124,16 @@ export function chatChannel<
     schema: def.schema,
     check: def.check,
     retryDelaysMs: RETRY_DELAYS_MS,
-    async deliver(executionId, notice, n, followId): Promise<DeliveryOutcome> {
-      const d = await loadDelivery(executionId, def.spec.type);
-      const target = d && (await channelTarget<C>(d, def.spec.type, followId));
-      if (!d || !target) return { status: "none", retry: false };
-      const claim = await claimAttempt({
-        user_id: target.user.id,
-        audience: target.audience,
-        task_id: d.task.id,
-        execution_id: executionId,
-        event: notice.event,
-        notification_type: def.spec.type,
-        recipient: recipientOf(def.spec, redactedView(def.spec, target.config)),
+    deliver: (executionId, notice, n, followId) =>
+      attemptDelivery({
+        type: def.spec.type,
+        executionId,
+        notice,
         attempt: n,
-      });
-      if ("existing" in claim) return { status: claim.existing.status, retry: false };
-      const sent = await attempt(await noticeMessage(notice, d), target.config);
-      await settleAttempt(claim.id, sent.status, sent.error);
-      return {
-        status: sent.status,
-        retry: sent.status === "failed" && !sent.permanent && n <= RETRY_DELAYS_MS.length,
-        retryAfterMs: sent.retryAfterMs,
-      };
-    },
+        target: (d) => channelTarget<C>(d, def.spec.type, followId),
+        recipient: (t) => recipientOf(def.spec, redactedView(def.spec, t.config)),
+        send: async (d, t) => attempt(await noticeMessage(notice, d), t.config),
+      }),
     async test(user, task, config) {
       const claim = await claimAttempt({
         user_id: user.id,
