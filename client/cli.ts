@@ -14,10 +14,12 @@ import {
   envFlag,
   type Execution,
   type Notification,
+  type NotificationType,
   type SendEvent,
   type Task,
   type WatchClient,
 } from "./index";
+import { APPRISE_SCHEMES, AppriseError, CHANNEL_SPECS, parseApprise, specOf } from "./channels";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -98,24 +100,51 @@ function describeTask(t: Task): string {
     `  state:      ${t.state}${t.is_public ? ", public" : ""}`,
     `  last:       ${outcome(t.last_execution)}${t.last_execution?.completed_at ? ` at ${t.last_execution.completed_at}` : ""}`,
     `  next run:   ${t.state === "active" ? (t.next_run ?? "—") : "—"}`,
-    `  notify:     ${t.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.method} ${n.url}`)).join(", ") || "—"}`,
+    `  notify:     ${t.notifications.map(channelLine).join(", ") || "—"}`,
   ];
   const answer = t.last_execution?.result?.answer;
   if (answer) lines.push("", answer);
   return lines.join("\n") + "\n";
 }
 
-function notificationsFrom(
-  opts: { email?: string; webhook?: string },
-  existing: Notification[] = [],
-): Notification[] | undefined {
-  if (opts.email === undefined && opts.webhook === undefined) return undefined;
-  const keep = existing.filter((n) => (n.type === "email" ? opts.email === undefined : opts.webhook === undefined));
-  const next: Notification[] = [...keep];
-  if (opts.email) next.push({ type: "email", address: opts.email });
-  if (opts.webhook) next.push({ type: "webhook", url: opts.webhook });
-  return next;
+/** "slack https://hooks.slack.com/…WXYZ": a channel's type and where it goes (secrets as the service shows them). */
+const channelLine = (n: { type: string } & Record<string, unknown>) => `${n.type} ${specOf(n.type)?.summary(n) ?? ""}`;
+
+type ChannelOptions = { email?: string; webhook?: string; notify?: string[] };
+
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * The channels `--email`, `--webhook` and each `--notify <url>` (an Apprise URL or the service's own) give, replacing
+ * those of the same type in `existing` and keeping the others; undefined when none was given.
+ */
+function notificationsFrom(opts: ChannelOptions, existing: Notification[] = []): Notification[] | undefined {
+  const given: Notification[] = [];
+  if (opts.email) given.push({ type: "email", address: opts.email });
+  if (opts.webhook) given.push({ type: "webhook", url: opts.webhook });
+  for (const url of opts.notify ?? []) {
+    try {
+      given.push(parseApprise(url) as Notification);
+    } catch (e) {
+      if (e instanceof AppriseError) throw new UsageError(`--notify ${url}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (!given.length && opts.email === undefined && opts.webhook === undefined) return undefined;
+  const types = given.map((n) => n.type);
+  const twice = types.find((t, i) => types.indexOf(t) !== i);
+  if (twice) throw new UsageError(`one ${twice} channel per watch: give it once`);
+  // `--email ""` and `--webhook ""` remove that channel.
+  const replaced = new Set<string>([
+    ...types,
+    ...(opts.email !== undefined ? ["email"] : []),
+    ...(opts.webhook !== undefined ? ["webhook"] : []),
+  ]);
+  return [...existing.filter((n) => !replaced.has(n.type)), ...given];
 }
+
+const NOTIFY_HELP = `notify this channel (repeatable): an Apprise URL (${APPRISE_SCHEMES.map((s) => `${s}://`).join(", ")}) or the service's own URL`;
 
 async function waitFor(client: WatchClient, taskId: string, executionId: string, timeoutMs = 300_000) {
   const frames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
@@ -192,6 +221,7 @@ function buildProgram() {
     .option("--name <name>", "a name (default: the query)")
     .option("--email <address>", "notify this address")
     .option("--webhook <url>", "notify this URL (signed with Standard Webhooks)")
+    .option("--notify <url>", NOTIFY_HELP, collect)
     .option("--paused", "create it paused")
     .option("--run", "run the first check now")
     .addOption(minConfidence())
@@ -201,7 +231,7 @@ function buildProgram() {
     .action(
       async (
         query: string,
-        o: { when?: string; name?: string; email?: string; webhook?: string; paused?: boolean; run?: boolean } & Bounds,
+        o: { when?: string; name?: string; paused?: boolean; run?: boolean } & ChannelOptions & Bounds,
       ) => {
         const task = await client().watches.create({
           search_query: query,
@@ -253,33 +283,33 @@ function buildProgram() {
     .option("--when <condition>")
     .option("--email <address>", "replace the email channel")
     .option("--webhook <url>", "replace the webhook channel")
+    .option("--notify <url>", `${NOTIFY_HELP}; replaces the channel of its type`, collect)
     .addOption(minConfidence())
     .addOption(minSources())
     .addOption(checkAtMostEvery())
     .addOption(checkAtLeastEvery())
-    .action(
-      async (
-        id: string,
-        o: { name?: string; query?: string; when?: string; email?: string; webhook?: string } & Bounds,
-      ) => {
-        const c = client();
-        const notifications = notificationsFrom(
-          o,
-          o.email !== undefined || o.webhook !== undefined ? (await c.watches.get(id)).notifications : [],
+    .action(async (id: string, o: { name?: string; query?: string; when?: string } & ChannelOptions & Bounds) => {
+      const c = client();
+      const notifications = notificationsFrom(
+        o,
+        o.email !== undefined || o.webhook !== undefined || o.notify?.length
+          ? ((await c.watches.get(id)).notifications as Notification[])
+          : [],
+      );
+      const changes = {
+        name: o.name,
+        search_query: o.query,
+        condition_description: o.when,
+        notifications,
+        ...boundsFrom(o),
+      };
+      if (Object.values(changes).every((v) => v === undefined))
+        throw new UsageError(
+          "nothing to change: give --name, --query, --when, --email, --webhook, --notify or a bound",
         );
-        const changes = {
-          name: o.name,
-          search_query: o.query,
-          condition_description: o.when,
-          notifications,
-          ...boundsFrom(o),
-        };
-        if (Object.values(changes).every((v) => v === undefined))
-          throw new UsageError("nothing to change: give --name, --query, --when, --email, --webhook or a bound");
-        const task = await c.watches.update(id, changes);
-        print(task, () => describeTask(task));
-      },
-    );
+      const task = await c.watches.update(id, changes);
+      print(task, () => describeTask(task));
+    });
 
   for (const [name, state, verb] of [
     ["pause", "paused", "Paused"],
@@ -374,7 +404,7 @@ function buildProgram() {
   const sends = program
     .command("sends")
     .description("notification delivery history (and `sends redeliver <id>`)")
-    .addOption(new Option("--type <type>", "email or webhook").choices(["email", "webhook"]))
+    .addOption(new Option("--type <type>", "only this channel").choices(CHANNEL_SPECS.map((s) => s.type)))
     .addOption(
       new Option("--event <event>", "only this event").choices([
         "task.condition_met",
@@ -390,7 +420,7 @@ function buildProgram() {
     )
     .option("--watch <id>", "only this watch")
     .option("--limit <n>", "how many", (v) => parsePositive(v), 50)
-    .action(async (o: { type?: "email" | "webhook"; event?: SendEvent; watch?: string; limit: number }) => {
+    .action(async (o: { type?: NotificationType; event?: SendEvent; watch?: string; limit: number }) => {
       const r = await client().notifications.sends({
         notification_type: o.type,
         event: o.event,
@@ -456,15 +486,12 @@ function buildProgram() {
     .description("follow a public watch with your own channels (again: replaces them)")
     .option("--email <address>", "notify this address")
     .option("--webhook <url>", "notify this URL (signed with your webhook secret)")
-    .action(async (id: string, o: { email?: string; webhook?: string }) => {
+    .option("--notify <url>", NOTIFY_HELP, collect)
+    .action(async (id: string, o: ChannelOptions) => {
       const notifications = notificationsFrom(o);
-      if (!notifications?.length) throw new UsageError("give --email, --webhook or both");
+      if (!notifications?.length) throw new UsageError("give --email, --webhook or --notify");
       const f = await client().follows.follow(id, notifications);
-      print(
-        f,
-        () =>
-          `Following ${f.task_id}: ${f.notifications.map((n) => (n.type === "email" ? `email ${n.address}` : `webhook ${n.url}`)).join(", ")}\n`,
-      );
+      print(f, () => `Following ${f.task_id}: ${f.notifications.map(channelLine).join(", ")}\n`);
     });
 
   program
@@ -538,7 +565,7 @@ function buildProgram() {
   program
     .command("export")
     .description(
-      'every watch\'s definition as YAML (JSON with --json), for `watchctl apply`; secrets (webhook header values) are written as "<redacted>"',
+      'every watch\'s definition as YAML (JSON with --json), for `watchctl apply`; secrets (webhook header values, chat URLs and tokens) are written as "<redacted>"',
     )
     .option("--include-secrets", "write secrets as they are (keep such a file out of version control)")
     .action(async (o: { includeSecrets?: boolean }) => {

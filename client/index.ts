@@ -8,9 +8,11 @@
 import createFetchClient from "openapi-fetch";
 import { errorFor, retryAfterSeconds } from "./errors";
 import type { components, paths } from "./openapi";
+import { parseApprise } from "./channels";
 
 export * from "./errors";
 export { verifyWebhook } from "./webhooks";
+export { AppriseError, CHANNEL_SPECS, parseApprise } from "./channels";
 
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];
@@ -36,9 +38,15 @@ export type SettingsInput = NonNullable<
 export type PreviewInput = NonNullable<
   paths["/api/v1/tasks/preview"]["post"]["requestBody"]
 >["content"]["application/json"];
-export type Notification =
-  | { type: "email"; address: string }
-  | { type: "webhook"; url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
+/** A channel as a watch's reads show it (secrets redacted). */
+export type Channel = Task["notifications"][number];
+/** A channel as it is written: the same, with the fields that have defaults (a webhook's method and headers) optional. */
+export type Notification = Channel extends infer C
+  ? C extends { method: unknown }
+    ? Omit<C, "method" | "headers"> & Partial<Pick<C, Extract<keyof C, "method" | "headers">>>
+    : C
+  : never;
+export type NotificationType = Channel["type"];
 
 /** Where hosted Watch lives; SERVICE_URL overrides it, SERVICE_NOAUTH=1 defaults to the local development server. */
 export const HOSTED_URL = "https://watch.dev";
@@ -137,7 +145,7 @@ export function createClient(options: ClientOptions = {}) {
       unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts })),
     setVisibility: (id: string, isPublic: boolean) =>
       unwrap(api.PATCH("/api/v1/tasks/{id}/visibility", { ...byId(id), body: { is_public: isPublic } })),
-    testNotification: (id: string, type: "email" | "webhook") =>
+    testNotification: (id: string, type: NotificationType) =>
       unwrap(api.POST("/api/v1/tasks/{id}/notifications/test", { ...byId(id), body: { type } })),
     history: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/history", { params: { path: { id }, query: opts } })),
@@ -151,7 +159,7 @@ export function createClient(options: ClientOptions = {}) {
     notifications: {
       sends: (
         filter: {
-          notification_type?: "email" | "webhook";
+          notification_type?: NotificationType;
           task_id?: string;
           event?: SendEvent;
           limit?: number;
@@ -230,11 +238,18 @@ export class WatchBuilder {
     this.input.name = name;
     return this;
   }
+  /**
+   * The watch's channels: an email address, a webhook, and any channel as its config or as an Apprise URL
+   * (`slack://…`, `discord://…`, `tgram://…`, `ntfy://…`, `workflows://…`) or the service's own URL.
+   */
   notify(channels: {
     email?: string;
     webhook?: string | { url: string; method?: "POST" | "PUT" | "PATCH"; headers?: Record<string, string> };
+    channels?: (Notification | string)[];
   }) {
-    const list: Notification[] = [];
+    const list: Notification[] = (channels.channels ?? []).map((c) =>
+      typeof c === "string" ? (parseApprise(c) as Notification) : c,
+    );
     if (channels.email) list.push({ type: "email", address: channels.email });
     if (channels.webhook)
       list.push({

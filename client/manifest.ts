@@ -3,25 +3,36 @@
  * `watchctl apply -f FILE` makes the account match it — watches are matched by name; missing ones are created,
  * changed ones updated, none deleted. The plan is computed here, without the network.
  *
- * Such a file gets committed and shared, so an export writes every secret of a channel (a webhook's header values)
- * as REDACTED unless asked to include them; apply reads REDACTED as "keep the value the watch has".
+ * Such a file gets committed and shared, so an export writes every secret of a channel (a webhook's header values, a
+ * chat webhook URL, a bot or access token) as REDACTED unless asked to include them (the service itself never reads
+ * back a chat channel's secret in full, so those stay redacted either way); apply reads REDACTED as "keep the value the watch has".
  */
 import YAML from "yaml";
 import { z } from "zod";
-import type { Task } from "./index";
+import type { Notification, Task } from "./index";
 import type { paths } from "./openapi";
+import { CHANNEL_SPECS, specOf, type Field } from "./channels";
+import { mapSecrets as mapChannelSecrets, REDACTED } from "./channels/secrets";
 
-const Notification = z.union([
-  z.object({ type: z.literal("email"), address: z.string() }).strict(),
-  z
-    .object({
-      type: z.literal("webhook"),
-      url: z.string(),
-      method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
-      headers: z.record(z.string(), z.string()).default({}),
-    })
-    .strict(),
-]);
+/** A field of a channel as a file holds it. */
+function fieldSchema(f: Field) {
+  if (f.kind === "headers") return z.record(z.string(), z.string()).default({});
+  if (f.kind === "choice") return z.enum(f.choices as [string, ...string[]]).default(f.choices![0]!);
+  return f.optional ? z.string().optional() : z.string();
+}
+
+/** Every channel, from the specs' own field lists (strict: a misspelt field is an error, not ignored). */
+const Notification = z.discriminatedUnion(
+  "type",
+  CHANNEL_SPECS.map((spec) =>
+    z
+      .object({
+        type: z.literal(spec.type),
+        ...Object.fromEntries(spec.fields.map((f) => [f.name, fieldSchema(f)])),
+      })
+      .strict(),
+  ) as unknown as [z.ZodObject<{ type: z.ZodLiteral<string> }>],
+) as unknown as z.ZodType<Notification>;
 
 /** One watch's definition: what a file holds and what apply compares. */
 const Definition = z
@@ -62,21 +73,16 @@ const compared: Record<Exclude<keyof CreateBody, "name" | "run_immediately"> | "
 export const FIELDS = Object.keys(compared) as (keyof typeof compared)[];
 
 /** What an export writes in place of a secret; apply keeps the stored value where it finds it. */
-export const REDACTED = "<redacted>";
+export { REDACTED };
 
 type Config = Definition["notifications"][number];
 
 /**
- * A channel config with each secret replaced by `f(value, what)`, `what` naming it for messages ("webhook header
- * "Authorization""). The one list of what in a channel is secret: a webhook's header values.
+ * A channel config with each secret (what its channel's spec marks secret: a webhook's header values, a chat URL or
+ * token) replaced by `f(value, what)`, `what` naming it for messages ("webhook header "Authorization"").
  */
-function mapSecrets(c: Config, f: (value: string, what: string) => string): Config {
-  if (c.type !== "webhook") return c;
-  return {
-    ...c,
-    headers: Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, f(v, `webhook header "${k}"`)])),
-  };
-}
+const mapSecrets = (c: Config, f: (value: string, what: string) => string): Config =>
+  mapChannelSecrets(specOf(c.type), c, (value, what) => f(value, what));
 
 /** The file's definition with every REDACTED value replaced by the one `current` has (a ManifestError if none). */
 function withStoredSecrets(definition: Definition, current: Definition | undefined): Definition {
@@ -103,11 +109,7 @@ export function definitionOf(t: Task): Definition {
   return {
     name: t.name,
     ...(Object.fromEntries(FIELDS.map((f) => [f, t[f]])) as Omit<Definition, "name" | "notifications">),
-    notifications: t.notifications.map((n) =>
-      n.type === "email"
-        ? { type: "email", address: n.address }
-        : { type: "webhook", url: n.url, method: n.method, headers: n.headers },
-    ),
+    notifications: t.notifications.map((n) => ({ ...n }) as Notification),
   };
 }
 

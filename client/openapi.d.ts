@@ -715,7 +715,7 @@ export interface components {
             min_interval_minutes: number;
             /** Format: int64 */
             max_interval_minutes: number;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
             /** Format: date-time */
@@ -828,6 +828,60 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description Slack channel (incoming webhook, Block Kit message) */
+        SlackNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "slack";
+            /** @description Incoming webhook URL (write-only: reads show it redacted) */
+            url: string;
+        };
+        /** @description Discord channel (webhook with an embed; mentions off) */
+        DiscordNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discord";
+            /** @description Webhook URL (write-only: reads show it redacted) */
+            url: string;
+        };
+        /** @description Microsoft Teams channel (Workflows webhook, Adaptive Card 1.4) */
+        TeamsNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "teams";
+            /** @description Teams Workflows webhook URL (write-only: reads show it redacted) */
+            url: string;
+        };
+        /** @description Telegram channel (Bot API sendMessage, HTML) */
+        TelegramNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "telegram";
+            /** @description The bot's token from @BotFather (write-only: reads show it redacted) */
+            bot_token: string;
+            /** @description Chat id (-100…) or @channel_name */
+            chat_id: string | number;
+        };
+        /** @description ntfy channel (phone push, JSON publish) */
+        NtfyNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ntfy";
+            /** @description Server and topic, e.g. https://ntfy.sh/my-topic */
+            url: string;
+            /** @description Access token (tk_…) of a protected topic (write-only) */
+            token?: string;
+        };
         Task: {
             /** Format: uuid */
             id: string;
@@ -857,7 +911,7 @@ export interface components {
             min_interval_minutes: number;
             /** Format: int64 */
             max_interval_minutes: number;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
             /** Format: date-time */
@@ -888,7 +942,7 @@ export interface components {
             attempt: number;
             recipient: string;
             /** @enum {string} */
-            notification_type: "email" | "webhook";
+            notification_type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
             /** @enum {string} */
             status: "sent" | "failed" | "skipped";
             error_message: string | null;
@@ -934,7 +988,7 @@ export interface components {
         Follow: {
             /** Format: uuid */
             task_id: string;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
             /** Format: date-time */
             created_at: string;
         };
@@ -1093,7 +1147,7 @@ export interface operations {
                     /** @enum {string} */
                     state?: "active" | "paused";
                     run_immediately?: boolean;
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications?: {
                         [key: string]: unknown;
                     }[];
@@ -1470,7 +1524,7 @@ export interface operations {
                     max_interval_minutes?: number;
                     /** @enum {string} */
                     state?: "active" | "paused" | "completed";
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications?: {
                         [key: string]: unknown;
                     }[];
@@ -2119,7 +2173,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "email" | "webhook";
+                    type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
                 };
             };
         };
@@ -2444,7 +2498,7 @@ export interface operations {
     "notifications-sends": {
         parameters: {
             query?: {
-                notification_type?: "email" | "webhook";
+                notification_type?: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
                 task_id?: string;
                 event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification" | "follow.confirmation" | "digest.daily";
                 limit?: number;
@@ -4735,7 +4789,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications: {
                         [key: string]: unknown;
                     }[];
@@ -4974,7 +5028,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"])[];
+                        notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
                         /** Format: date-time */
                         created_at: string;
                         task: components["schemas"]["Task"];

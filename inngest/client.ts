@@ -12,9 +12,7 @@ export const events = {
   runRequested: "watch/run.requested",
   /** An open execution was superseded (forced re-run, deleted watch). */
   runCancelled: "watch/run.cancelled",
-  /** Deliver a run's notice by webhook (with retries), or by email (after quiet hours). */
-  webhookDeliver: "watch/webhook.deliver",
-  emailDeliver: "watch/email.deliver",
+  // A run's notice on a channel: `watch/<channel type>.deliver` (server/runs/workflow.ts, deliverEvent).
   /** A user's daily digest is due at `at`; cancelled by `digestDisarmed` for the same user and time. */
   digestArmed: "watch/digest.armed",
   digestDisarmed: "watch/digest.disarmed",

@@ -5,15 +5,16 @@
  */
 import { env } from "../server/env";
 import {
+  channelDelivery,
+  deliverEvent,
   digestRun,
-  emailDelivery,
   flowControl,
   followUpId,
   retentionRun,
   watchRun,
-  webhookDelivery,
   type WorkflowStep,
 } from "../server/runs/workflow";
+import { CHANNEL_TYPES, type ChannelType } from "../server/notify/channels";
 import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 
@@ -62,21 +63,27 @@ export const requestedRun = inngest.createFunction(
   },
 );
 
-export const webhookDeliveryRun = inngest.createFunction(
-  { id: "watch-webhook-delivery", triggers: [{ event: events.webhookDeliver }] },
-  async ({ event, step }) => {
-    const { executionId, notice, followId } = event.data as { executionId: string; notice: Notice; followId?: string };
-    return webhookDelivery(adapt(step as unknown as InngestStep), executionId, notice, followId);
-  },
-);
+/**
+ * A run's notice on one channel: the one delivery workflow, as a function per channel (`watch-email-delivery`,
+ * `watch-webhook-delivery`, … the ids the email and webhook functions had before, so runs in flight keep going).
+ */
+const channelDeliveryRun = (type: ChannelType) =>
+  inngest.createFunction(
+    { id: `watch-${type}-delivery`, triggers: [{ event: deliverEvent(type) }] },
+    async ({ event, step }) => {
+      const { executionId, notice, followId } = event.data as {
+        executionId: string;
+        notice: Notice;
+        followId?: string;
+      };
+      return channelDelivery(adapt(step as unknown as InngestStep), type, executionId, notice, followId);
+    },
+  );
 
-export const emailDeliveryRun = inngest.createFunction(
-  { id: "watch-email-delivery", triggers: [{ event: events.emailDeliver }] },
-  async ({ event, step }) => {
-    const { executionId, notice, followId } = event.data as { executionId: string; notice: Notice; followId?: string };
-    return emailDelivery(adapt(step as unknown as InngestStep), executionId, notice, followId);
-  },
-);
+export const deliveryRuns = Object.fromEntries(CHANNEL_TYPES.map((t) => [t, channelDeliveryRun(t)])) as Record<
+  ChannelType,
+  ReturnType<typeof channelDeliveryRun>
+>;
 
 export const dailyDigest = inngest.createFunction(
   {
@@ -103,11 +110,4 @@ export const dailyRetention = inngest.createFunction(
   },
 );
 
-export const functions = [
-  scheduledRun,
-  requestedRun,
-  webhookDeliveryRun,
-  emailDeliveryRun,
-  dailyDigest,
-  dailyRetention,
-];
+export const functions = [scheduledRun, requestedRun, ...Object.values(deliveryRuns), dailyDigest, dailyRetention];

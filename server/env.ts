@@ -183,10 +183,14 @@ export const groups = {
     ),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000).describe("Length of a rate-limit window (shorter only in tests)."),
   },
-  Webhooks: {
+  "Webhooks and chat channels": {
     WEBHOOK_ALLOW_PRIVATE: flag.describe(
-      "1: deliveries may go to loopback/private addresses and plain http. Development and tests.",
+      "1: webhook and chat deliveries may go to loopback/private addresses and plain http. Development and tests.",
     ),
+    TELEGRAM_API_URL: z
+      .url()
+      .default("https://api.telegram.org")
+      .describe("Telegram Bot API base (tests point it at a stub); trusted, so the private-address check skips it."),
   },
   Tests: {
     WATCH_CLOCK_OFFSET_MS: z.coerce

@@ -19,7 +19,7 @@ import { defang } from "../render/defang";
 import { recountSubscribers } from "./subscribers";
 import { parseNotifications } from "../tasks/notifications";
 import { findTasks } from "../tasks/reads";
-import { publicTaskView } from "../tasks/views";
+import { channelConfigs, publicTaskView } from "../tasks/views";
 import type { NotificationConfig } from "../tasks/schemas";
 
 export const CHECK_INBOX = "Check your inbox to confirm." as const;
@@ -149,7 +149,7 @@ async function end(taskId: string, where: Prisma.FollowWhereInput) {
 
 const followView = (f: { task_id: string; notifications: Prisma.JsonValue; created_at: Date }) => ({
   task_id: f.task_id,
-  notifications: f.notifications as NotificationConfig[],
+  notifications: channelConfigs(f.notifications as NotificationConfig[]),
   created_at: f.created_at.toISOString(),
 });
 
@@ -157,8 +157,9 @@ const followView = (f: { task_id: string; notifications: Prisma.JsonValue; creat
 export async function followAsUser(user: User, taskId: string, notifications: unknown[]) {
   const task = await publicWatch(taskId);
   if (task.user_id === user.id) throw new DomainError("invalid", "You own this task");
-  const configs = parseNotifications(notifications) as Prisma.InputJsonValue;
   const existing = await db.follow.findUnique({ where: { task_id_user_id: { task_id: taskId, user_id: user.id } } });
+  const stored = (existing?.notifications ?? []) as NotificationConfig[];
+  const configs = parseNotifications(notifications, stored) as Prisma.InputJsonValue;
   const follow = await db.$transaction(async (tx) => {
     const saved = existing
       ? await tx.follow.update({ where: { id: existing.id }, data: { notifications: configs, updated_at: new Date() } })

@@ -22,6 +22,8 @@ export type DeliveryOutcome = {
   retry: boolean;
   /** Skipped for the hourly per-recipient cap: when the window has room again (a finding's email is sent then). */
   retryAt?: string | null;
+  /** The service asked to wait this long before the next attempt (a 429's Retry-After). */
+  retryAfterMs?: number;
 };
 /** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
 export const INTERRUPTED = "delivery interrupted";

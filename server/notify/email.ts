@@ -21,7 +21,7 @@ import {
 } from "./deliveries";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
 import { defang } from "../render/defang";
-import type { NotificationConfig } from "../tasks/schemas";
+import { storedConfig, type DeliveryPlan } from "./channels/types";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
@@ -127,14 +127,13 @@ async function emailTarget(d: Delivery, notice: Notice, followId?: string | null
   if (!followId) {
     if (toAccount(notice.event))
       return { audience: "owner", user: d.user, address: d.user.email, verify: false, unsubscribe: null };
-    return d.config?.address
-      ? { audience: "owner", user: d.user, address: d.config.address, verify: true, unsubscribe: null }
-      : null;
+    const address = d.config ? (storedConfig(d.config) as { address?: string }).address : null;
+    return address ? { audience: "owner", user: d.user, address, verify: true, unsubscribe: null } : null;
   }
   const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
   if (!follow?.confirmed_at || follow.task_id !== d.task.id || !d.task.is_public) return null;
-  const channel = (follow.notifications as NotificationConfig[]).find((n) => n.type === "email");
-  const address = follow.email ?? (channel?.type === "email" ? channel.address : null);
+  const channel = (follow.notifications as { type: string; address?: string }[]).find((n) => n.type === "email");
+  const address = follow.email ?? channel?.address ?? null;
   if (!address) return null;
   return {
     audience: `follow:${follow.id}`,
@@ -158,7 +157,7 @@ export async function planEmail(executionId: string, notice: Notice, followId?: 
   const until = heldUntil(target.user);
   return until ? { kind: "later", at: until.toISOString() } : { kind: "now" };
 }
-export type EmailPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
+export type EmailPlan = DeliveryPlan;
 
 /**
  * A run's notice by email, at most once per recipient and attempt: findings and retractions to the watch's email

@@ -5,18 +5,15 @@
  */
 import { Webhook } from "standardwebhooks";
 import { env } from "../env";
-import { db, type Execution, type Task, type User } from "../db";
+import type { Execution, Task, User } from "../db";
 import { BlockedAddressError, guardedFetch } from "../net/guarded-fetch";
-import type { NotificationConfig } from "../tasks/schemas";
+import { TIMEOUT_MS } from "./channels/http";
+import { attemptDelivery, channelTarget } from "./channels/chat";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
-import { claimAttempt, loadDelivery, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
 import { eventSuffix, type Notice, type WatchEvent } from "./events";
 import { watchUrl } from "./links";
-
-export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
-const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
-const TIMEOUT_MS = 10_000;
 
 /** `publicView`: what a follower sees of the run (no model, usage or error text). */
 export function webhookPayload(
@@ -62,7 +59,7 @@ export const messageId = (executionId: string, event: WatchEvent) =>
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 
-type Endpoint = { url: string | null; method: string | null; headers: unknown };
+type Endpoint = { url?: string | null; method?: string | null; headers?: unknown };
 
 async function post(user: User, config: Endpoint, msgId: string, payload: unknown): Promise<Sent> {
   const url = config.url ?? "";
@@ -100,45 +97,30 @@ async function post(user: User, config: Endpoint, msgId: string, payload: unknow
   }
 }
 
-/** One attempt of a run's notice to the watch's webhook; retried by the workflow while it fails for a reason that may pass. */
 /** Where a run's notice goes by webhook: the watch's own channel, or a confirmed follower's (signed with their secret). */
 export type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
 
 export async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
-  if (!followId) return d.config ? { audience: "owner", user: d.user, endpoint: d.config, publicView: false } : null;
-  const follow = await db.follow.findUnique({ where: { id: followId }, include: { user: true } });
-  if (!follow?.user || !follow.confirmed_at || follow.task_id !== d.task.id) return null;
-  const hook = (follow.notifications as NotificationConfig[]).find((n) => n.type === "webhook");
-  return hook?.type === "webhook"
-    ? { audience: `follow:${follow.id}`, user: follow.user, endpoint: hook, publicView: true }
-    : null;
+  const target = await channelTarget<Endpoint & { type: string }>(d, "webhook", followId);
+  return target && { ...target, endpoint: target.config, publicView: target.audience !== "owner" };
 }
 
 /** One attempt of a run's notice by webhook; retried by the workflow while it fails for a reason that may pass. */
-export async function deliverWebhook(
+export const deliverWebhook = (
   executionId: string,
   notice: Notice,
   attempt: number,
   followId?: string | null,
-): Promise<DeliveryOutcome> {
-  const d = await loadDelivery(executionId, "webhook");
-  const target = d && (await webhookTarget(d, followId));
-  if (!d || !target) return { status: "none", retry: false };
-  const claim = await claimAttempt({
-    user_id: target.user.id,
-    audience: target.audience,
-    task_id: d.task.id,
-    execution_id: executionId,
-    event: notice.event,
-    notification_type: "webhook",
-    recipient: target.endpoint.url ?? "",
+): Promise<DeliveryOutcome> =>
+  attemptDelivery({
+    type: "webhook",
+    executionId,
+    notice,
     attempt,
+    target: (d) => webhookTarget(d, followId),
+    recipient: (t) => t.endpoint.url ?? "",
+    send: (d, t) => deliverTo(d, t, notice),
   });
-  if ("existing" in claim) return { status: claim.existing.status, retry: false };
-  const sent = await deliverTo(d, target, notice);
-  await settleAttempt(claim.id, sent.status, sent.error);
-  return { status: sent.status, retry: sent.status === "failed" && !sent.permanent && attempt < MAX_ATTEMPTS };
-}
 
 /** A run's notice, posted to a target (the caller claims and settles the attempt). */
 export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
@@ -148,25 +130,6 @@ export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
     messageId(d.execution.id, notice.event),
     webhookPayload(d.task, d.execution, notice, target.publicView),
   );
-
-/** The confirmed followers of a public watch to notify, by channel: each delivery is a workflow of its own. */
-export async function followersOf(executionId: string): Promise<{ email: string[]; webhook: string[] }> {
-  const execution = await db.execution.findUnique({
-    where: { id: executionId },
-    select: { task: { select: { id: true, is_public: true } } },
-  });
-  if (!execution?.task.is_public) return { email: [], webhook: [] };
-  const follows = await db.follow.findMany({
-    where: { task_id: execution.task.id, confirmed_at: { not: null } },
-    select: { id: true, email: true, notifications: true },
-  });
-  const has = (f: (typeof follows)[number], type: "email" | "webhook") =>
-    (f.notifications as NotificationConfig[]).some((n) => n.type === type);
-  return {
-    email: follows.filter((f) => f.email || has(f, "email")).map((f) => f.id),
-    webhook: follows.filter((f) => has(f, "webhook")).map((f) => f.id),
-  };
-}
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
 export async function sendTestWebhook(user: User, task: Task, config: Endpoint) {

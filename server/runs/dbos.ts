@@ -13,17 +13,18 @@ import { env } from "../env";
 import type { Scheduler } from "../scheduler";
 import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
+import { CHANNEL_TYPES, type ChannelType } from "../notify/channels";
 import {
   armed,
   digestArmed,
+  channelDelivery,
   digestRun,
-  emailDelivery,
   flowControl,
   followUpId,
+  channelOfEvent,
   retentionArmed,
   retentionRun,
   watchRun,
-  webhookDelivery,
   type FollowUp,
   type WorkflowStep,
 } from "./workflow";
@@ -67,13 +68,14 @@ async function start(followUp: FollowUp) {
         registered.retentionRun,
         queued(workflowID, Date.parse(followUp.data.at) - env.WATCH_CLOCK_OFFSET_MS),
       )(followUp.data.at));
-    case "watch/email.deliver": {
+    default: {
       const { executionId, notice, followId } = followUp.data;
-      return void (await DBOS.startWorkflow(registered.emailDelivery, { workflowID })(executionId, notice, followId));
-    }
-    case "watch/webhook.deliver": {
-      const { executionId, notice, followId } = followUp.data;
-      return void (await DBOS.startWorkflow(registered.webhookDelivery, { workflowID })(executionId, notice, followId));
+      const type = channelOfEvent(followUp.name)!;
+      return void (await DBOS.startWorkflow(registered.deliveries[type], { workflowID })(
+        executionId,
+        notice,
+        followId,
+      ));
     }
   }
 }
@@ -103,8 +105,7 @@ const g = globalThis as unknown as {
   __watchRunsInFlight?: number;
   __watchDbos?: {
     watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
-    webhookDelivery: (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>;
-    emailDelivery: (executionId: string, notice: Notice, followId?: string) => Promise<unknown>;
+    deliveries: Record<ChannelType, (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>>;
     digestRun: (userId: string, at: string) => Promise<unknown>;
     retentionRun: (at: string) => Promise<unknown>;
   };
@@ -122,14 +123,18 @@ const registered = (g.__watchDbos ??= {
     },
     { name: "watchRun" },
   ),
-  webhookDelivery: DBOS.registerWorkflow(
-    (executionId: string, notice?: Notice, followId?: string) => webhookDelivery(step, executionId, notice, followId),
-    { name: "webhookDelivery" },
-  ),
-  emailDelivery: DBOS.registerWorkflow(
-    (executionId: string, notice: Notice, followId?: string) => emailDelivery(step, executionId, notice, followId),
-    { name: "emailDelivery" },
-  ),
+  // One workflow for every channel, registered under a name per channel (`emailDelivery`, `webhookDelivery`, …): the
+  // names the email and webhook workflows had before, so their runs in flight across that upgrade recover in place.
+  deliveries: Object.fromEntries(
+    CHANNEL_TYPES.map((type) => [
+      type,
+      DBOS.registerWorkflow(
+        (executionId: string, notice?: Notice, followId?: string) =>
+          channelDelivery(step, type, executionId, notice, followId),
+        { name: `${type}Delivery` },
+      ),
+    ]),
+  ) as Record<ChannelType, (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>>,
   digestRun: DBOS.registerWorkflow((userId: string, at: string) => digestRun(step, userId, at), { name: "digestRun" }),
   retentionRun: DBOS.registerWorkflow((at: string) => retentionRun(step, at, forgetFinishedWorkflows), {
     name: "retentionRun",

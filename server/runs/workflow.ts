@@ -8,7 +8,8 @@
  */
 import { env } from "../env";
 import { now } from "../clock";
-import { deliverEmail, deliverWebhook, followersOf, planEmail, WEBHOOK_RETRY_DELAYS_MS } from "../notify";
+import { followersOf } from "../notify";
+import { channelOf, CHANNEL_TYPES, type ChannelType } from "../notify/channels";
 import { sendDigest } from "../notify/digest";
 import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
@@ -21,34 +22,30 @@ export const STEP = {
   evaluate: "evaluate",
   persist: "persist",
   armNext: "arm-next",
-  startEmailDelivery: (event: WatchEvent, followId?: string) =>
-    `start-email-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
-  startWebhookDelivery: (event: WatchEvent, followId?: string) =>
-    `start-webhook-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
+  startDelivery: (type: ChannelType, event: WatchEvent, followId?: string) =>
+    `start-${type}-delivery${eventSuffix(event)}${followId ? `:${followId}` : ""}`,
   followers: (event: WatchEvent) => `followers${eventSuffix(event)}`,
-  planEmail: "plan-email",
+  plan: (type: ChannelType) => `plan-${type}`,
   quietHours: "quiet-hours",
-  deliverEmail: "deliver-email",
-  /** The later attempts (2, 3 …) of an email skipped for the hourly cap, each after waiting for room. */
-  deliverEmailAgain: (attempt: number) => `deliver-email-${attempt}`,
-  emailCapWait: (attempt: number) => `email-cap-wait-${attempt}`,
+  /** Attempt n of a delivery (a channel may keep the ids it had before there was a registry). */
+  deliver: (type: ChannelType, attempt: number) =>
+    channelOf(type)?.stepIds?.attempt(attempt) ?? `deliver-${type}-${attempt}`,
+  /** The wait after attempt n before attempt n + 1. */
+  retryWait: (type: ChannelType, attempt: number) =>
+    channelOf(type)?.stepIds?.wait(attempt) ?? `${type}-retry-${attempt}`,
   sendDigest: "send-digest",
   armNextDigest: "arm-next-digest",
   prune: "prune",
   forgetEngineHistory: "forget-engine-history",
   armNextRetention: "arm-next-retention",
-  deliverWebhook: (attempt: number) => `deliver-webhook-${attempt}`,
-  webhookRetry: (attempt: number) => `webhook-retry-${attempt}`,
 } as const;
 
 /** What a workflow hands on to the engine, each idempotent by its id (followUpId). */
 export type FollowUp =
   /** The watch's next wake-up (per watch and time). */
   | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
-  /** The email of a run's notice, after the recipient's quiet hours (per execution, event and recipient). */
-  | { name: "watch/email.deliver"; data: Delivery }
-  /** The webhook of a run's notice, with its retries (per execution, event and recipient). */
-  | { name: "watch/webhook.deliver"; data: Delivery }
+  /** A run's notice on one channel, planned, then attempted with retries (per channel, execution, event, recipient). */
+  | { name: DeliverEvent; data: Delivery }
   /** A user's daily digest (per user and time). */
   | { name: "watch/digest.armed"; data: { userId: string; at: string } }
   /** The daily retention job (per time: one across replicas). */
@@ -56,6 +53,11 @@ export type FollowUp =
 
 /** One notice of one run for one recipient: the owner, or a follower. */
 type Delivery = { executionId: string; notice: Notice; followId?: string };
+
+/** The event (Inngest) that starts a channel's delivery: `watch/email.deliver`, `watch/webhook.deliver`, … */
+export type DeliverEvent = `watch/${ChannelType}.deliver`;
+export const deliverEvent = (type: ChannelType): DeliverEvent => `watch/${type}.deliver`;
+export const channelOfEvent = (name: string) => CHANNEL_TYPES.find((t) => deliverEvent(t) === name);
 
 export interface WorkflowStep {
   /** Runs `fn` once and checkpoints its result; `database` steps are retried while the database is unreachable. */
@@ -71,14 +73,12 @@ export function followUpId(f: FollowUp) {
   switch (f.name) {
     case "watch/armed":
       return `run:${f.data.taskId}:${new Date(f.data.at).getTime()}`;
-    case "watch/email.deliver":
-      return `email:${delivery(f.data)}`;
-    case "watch/webhook.deliver":
-      return `webhook:${delivery(f.data)}`;
     case "watch/digest.armed":
       return `digest:${f.data.userId}:${new Date(f.data.at).getTime()}`;
     case "watch/retention.armed":
       return `retention:${new Date(f.data.at).getTime()}`;
+    default:
+      return `${channelOfEvent(f.name)}:${delivery(f.data)}`;
   }
 }
 
@@ -135,32 +135,26 @@ async function runOnce(step: WorkflowStep, taskId: string, trigger: RunTrigger) 
 }
 
 /**
- * Each notice by email and by webhook, each delivery a workflow of its own (an email may wait for quiet hours to end,
- * a webhook retries for up to half an hour: both off the run queue); findings and retractions of a public watch also
- * to each follower (who they are is a step, so a recovered run starts the same deliveries).
+ * Each notice on each of the registry's channels, each delivery a workflow of its own (an email may wait for quiet
+ * hours, a chat message retries for up to half an hour: both off the run queue, and one slow channel never delays
+ * another); a channel the watch does not have ends at once. Findings and retractions of a public watch also go to
+ * each follower's channels (who they are is a step, so a recovered run starts the same deliveries).
  */
 async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
   for (const notice of notices) {
-    await step.send(STEP.startEmailDelivery(notice.event), {
-      name: "watch/email.deliver",
-      data: { executionId, notice },
-    });
-    await step.send(STEP.startWebhookDelivery(notice.event), {
-      name: "watch/webhook.deliver",
-      data: { executionId, notice },
-    });
+    for (const type of CHANNEL_TYPES)
+      await step.send(STEP.startDelivery(type, notice.event), {
+        name: deliverEvent(type),
+        data: { executionId, notice },
+      });
     if (!forFollowers(notice.event)) continue;
     const followers = await step.run(STEP.followers(notice.event), () => followersOf(executionId), { database: true });
-    for (const followId of followers.email)
-      await step.send(STEP.startEmailDelivery(notice.event, followId), {
-        name: "watch/email.deliver",
-        data: { executionId, notice, followId },
-      });
-    for (const followId of followers.webhook)
-      await step.send(STEP.startWebhookDelivery(notice.event, followId), {
-        name: "watch/webhook.deliver",
-        data: { executionId, notice, followId },
-      });
+    for (const type of CHANNEL_TYPES)
+      for (const followId of (followers as Partial<Record<ChannelType, string[]>>)[type] ?? [])
+        await step.send(STEP.startDelivery(type, notice.event, followId), {
+          name: deliverEvent(type),
+          data: { executionId, notice, followId },
+        });
   }
 }
 
@@ -168,26 +162,46 @@ async function announce(step: WorkflowStep, executionId: string, notices: Notice
 export const EMAIL_CAP_RETRIES = 3;
 
 /**
- * A notice's email: now, after the recipient's quiet hours (a durable sleep), or not at all (it goes in their digest).
- * A finding or retraction skipped for the recipient's hourly cap is sent once the hour has room again (a durable
- * sleep, then a new attempt with a send record of its own), so no alert is lost to a busy hour.
+ * A run's notice on one channel, the same workflow for every channel: a plan where the channel has one (email: now,
+ * after the recipient's quiet hours, or in the digest), then attempts. A failed attempt is retried after the
+ * channel's delays (1 min, 5 min, 30 min; a 429's Retry-After is honoured within the same bounds); an email skipped
+ * for the hourly cap is tried again once the hour has room (at most EMAIL_CAP_RETRIES times). Every attempt is a
+ * step with its own send record, so a crash repeats none. (Deliveries started before runs had several notices carry
+ * no notice: they were a finding's.)
  */
-export async function emailDelivery(step: WorkflowStep, executionId: string, notice: Notice, followId?: string) {
-  const plan = await step.run(STEP.planEmail, () => planEmail(executionId, notice, followId), { database: true });
-  if (plan.kind === "none" || plan.kind === "digest") return plan;
-  if (plan.kind === "later") await step.sleep(STEP.quietHours, Math.max(0, Date.parse(plan.at) - now().getTime()));
-  let outcome = await step.run(STEP.deliverEmail, () => deliverEmail(executionId, notice, followId), {
-    database: true,
-  });
-  for (let attempt = 2; outcome.retryAt && attempt <= 1 + EMAIL_CAP_RETRIES; attempt++) {
-    await step.sleep(STEP.emailCapWait(attempt), Math.max(0, Date.parse(outcome.retryAt) - Date.now()));
-    outcome = await step.run(
-      STEP.deliverEmailAgain(attempt),
-      () => deliverEmail(executionId, notice, followId, attempt),
+export async function channelDelivery(
+  step: WorkflowStep,
+  type: ChannelType,
+  executionId: string,
+  notice: Notice = { event: "task.condition_met" },
+  followId?: string,
+) {
+  const channel = channelOf(type);
+  if (!channel) return { attempts: 0, status: "none" as const };
+  if (channel.plan) {
+    const plan = await step.run(STEP.plan(type), () => channel.plan!(executionId, notice, followId), {
+      database: true,
+    });
+    if (plan.kind === "none" || plan.kind === "digest") return plan;
+    if (plan.kind === "later") await step.sleep(STEP.quietHours, Math.max(0, Date.parse(plan.at) - now().getTime()));
+  }
+  const delays = channel.retryDelaysMs;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await step.run(
+      STEP.deliver(type, attempt),
+      () => channel.deliver(executionId, notice, attempt, followId),
       { database: true },
     );
+    let wait: number | null = null;
+    if (outcome.retryAt && attempt <= EMAIL_CAP_RETRIES) wait = Math.max(0, Date.parse(outcome.retryAt) - Date.now());
+    else if (outcome.retry && attempt <= delays.length) {
+      // A rate-limited service's own wait (a 429's Retry-After) is honoured within the planned delay.
+      const planned = delays[attempt - 1]!;
+      wait = Math.min(outcome.retryAfterMs ?? planned, planned);
+    }
+    if (wait === null) return { attempts: attempt, status: outcome.status };
+    await step.sleep(STEP.retryWait(type, attempt), wait);
   }
-  return outcome;
 }
 
 /** A user's daily digest, then the next day's wake-up. */
@@ -223,24 +237,3 @@ export async function retentionRun(step: WorkflowStep, at: string, forgetFinishe
 /** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */
 const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | null }): Notice[] =>
   "notices" in recorded ? recorded.notices : recorded.notify ? [{ event: "task.condition_met" }] : [];
-
-/**
- * A notice's webhook: attempts 1 to 4, retried after 1 min, 5 min and 30 min; every attempt is recorded. (Deliveries
- * started before runs had several notices carry no notice: they were a finding's.)
- */
-export async function webhookDelivery(
-  step: WorkflowStep,
-  executionId: string,
-  notice: Notice = { event: "task.condition_met" },
-  followId?: string,
-) {
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await step.run(
-      STEP.deliverWebhook(attempt),
-      () => deliverWebhook(executionId, notice, attempt, followId),
-      { database: true },
-    );
-    if (!outcome.retry) return { attempts: attempt, status: outcome.status };
-    await step.sleep(STEP.webhookRetry(attempt), WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!);
-  }
-}

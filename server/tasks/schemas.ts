@@ -8,33 +8,19 @@ export const Id = z.guid().max(36);
 export const Timestamp = z.iso.datetime({ offset: true });
 export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
 export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);
-export const NotificationTypeSchema = z.enum(["email", "webhook"]);
+import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../notify/channels";
 
-export const EmailNotification = z
-  .object({ type: z.literal("email"), address: text() })
-  .meta({ id: "EmailNotification", description: "Email notification channel" });
-export const WebhookNotification = z
-  .object({
-    type: z.literal("webhook"),
-    url: text(),
-    method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
-    headers: z.record(text(), text()).default({}),
-  })
-  .meta({ id: "WebhookNotification", description: "Webhook notification channel (Standard Webhooks signed)" });
-export const NotificationConfig = z.discriminatedUnion("type", [EmailNotification, WebhookNotification]);
-export type NotificationConfig = z.infer<typeof NotificationConfig>;
+export { NotificationConfig, NotificationTypeSchema };
 
 /**
  * Notification configs are checked in the domain (400 `Invalid notification: …`, not 422), so the input
  * accepts any objects here and documents the real shape.
  */
 export const NotificationsInput = z
-  .array(z.looseObject({}).meta({ description: "EmailNotification or WebhookNotification" }))
+  .array(z.looseObject({}).meta({ description: CHANNELS.map((c) => c.schema.meta()?.id).join(", ") }))
   .max(10)
   .meta({
-    description:
-      'Notification channels, at most one of each type: `{"type":"email","address":…}` and ' +
-      '`{"type":"webhook","url":…,"method":"POST","headers":{}}`.',
+    description: `Notification channels, at most one of each type (${CHANNELS.map((c) => c.type).join(", ")}); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one.`,
   });
 
 export const Name = text().trim().min(1).max(200);

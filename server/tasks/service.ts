@@ -9,7 +9,14 @@ import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
-import { CADENCE_ORDER, pickDefinition, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
+import {
+  CADENCE_ORDER,
+  pickDefinition,
+  type CreateTaskInput,
+  type NotificationConfig,
+  type UpdateTaskInput,
+} from "./schemas";
+import { storedConfig } from "../notify/channels/types";
 import { countTasks, findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
@@ -37,12 +44,9 @@ export function checkTransition(from: TaskState, to: TaskState) {
     throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
 }
 
+/** Channel configs as rows: the type, and the rest of the config as one document. */
 function notificationRows(configs: ReturnType<typeof parseNotifications>) {
-  return configs.map((c) =>
-    c.type === "email"
-      ? { type: "email" as const, address: c.address }
-      : { type: "webhook" as const, url: c.url, method: c.method, headers: c.headers },
-  );
+  return configs.map(({ type, ...config }) => ({ type, config: config as Prisma.InputJsonValue }));
 }
 
 async function ownedTask(user: User, id: string) {
@@ -119,8 +123,12 @@ export async function getTask(viewer: User, id: string) {
 
 export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInput>) {
   const { id, state, notifications, ...fields } = input;
-  const configs = notifications ? notificationRows(parseNotifications(notifications)) : undefined;
   const current = await ownedTask(user, id);
+  const configs = notifications
+    ? notificationRows(
+        parseNotifications(notifications, current.notifications.map(storedConfig) as NotificationConfig[]),
+      )
+    : undefined;
   if (state) checkTransition(current.state, state);
   const before = ownerTaskView(current);
   if (
@@ -173,14 +181,11 @@ async function restoreTask(before: TaskRow, changeId: string | null) {
     ...(changeId ? [db.taskChange.delete({ where: { id: changeId } })] : []),
     db.taskNotification.deleteMany({ where: { task_id: before.id } }),
     db.taskNotification.createMany({
-      data: before.notifications.map(({ id, task_id, type, address, url, method, headers, created_at }) => ({
+      data: before.notifications.map(({ id, task_id, type, config, created_at }) => ({
         id,
         task_id,
         type,
-        address,
-        url,
-        method,
-        headers: headers ?? Prisma.DbNull,
+        config: config as Prisma.InputJsonValue,
         created_at,
       })),
     }),
@@ -249,13 +254,7 @@ export async function forkTask(user: User, id: string, name?: string) {
         forked_from_task_id: source.id,
         notifications: own
           ? {
-              create: source.notifications.map((n) => ({
-                type: n.type,
-                address: n.address,
-                url: n.url,
-                method: n.method,
-                headers: n.headers ?? Prisma.DbNull,
-              })),
+              create: source.notifications.map((n) => ({ type: n.type, config: n.config as Prisma.InputJsonValue })),
             }
           : undefined,
       },

@@ -6,6 +6,9 @@
  */
 import type { Execution, Task, TaskNotification } from "../db";
 import { pendingViews } from "./view-counts";
+import { CHANNELS } from "../notify/channels";
+import { redactedView } from "../notify/channels/secrets";
+import { storedConfig } from "../notify/channels/types";
 import {
   CADENCE_CEILING,
   cadenceFloor,
@@ -103,20 +106,17 @@ export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">)
   };
 }
 
-export function notificationConfigs(rows: TaskNotification[]): NotificationConfig[] {
-  return [...rows]
-    .sort((a, b) => a.type.localeCompare(b.type))
-    .map((n) =>
-      n.type === "email"
-        ? { type: "email" as const, address: n.address ?? "" }
-        : {
-            type: "webhook" as const,
-            url: n.url ?? "",
-            method: (n.method ?? "POST") as "POST" | "PUT" | "PATCH",
-            headers: (asObject(n.headers) as Record<string, string>) ?? {},
-          },
-    );
+/** A watch's channels as reads show them: in the registry's order, write-only secrets redacted. */
+export function notificationConfigs(rows: Pick<TaskNotification, "type" | "config">[]): NotificationConfig[] {
+  return channelConfigs(rows.map(storedConfig));
 }
+
+/** Channel configs (a watch's or a follower's) as reads show them. */
+export const channelConfigs = (configs: readonly { type: string }[]): NotificationConfig[] =>
+  CHANNELS.flatMap((c) => {
+    const config = configs.find((n) => n.type === c.type);
+    return config ? [redactedView(c.spec, config) as NotificationConfig] : [];
+  });
 
 /** The owner's full view. */
 export function ownerTaskView(row: TaskRow): TaskView {

@@ -334,7 +334,7 @@ describe("watchctl with an API key", () => {
     await call("PATCH", `/api/v1/tasks/${theirs.id}/visibility`, { auth: owner.token, body: { is_public: true } });
     expect(await cli("follow", theirs.id)).toMatchObject({ code: 2 });
     expect((await cli("follow", theirs.id, "--webhook", "https://example.com/f")).stdout).toBe(
-      `Following ${theirs.id}: webhook https://example.com/f\n`,
+      `Following ${theirs.id}: webhook POST https://example.com/f\n`,
     );
     expect((await cli("following")).stdout).toMatch(new RegExp(`${theirs.id}\\s+Zig 1.0\\s+watching\\s+webhook`));
     expect((await cli("unfollow", theirs.id)).stdout).toBe(`No longer following ${theirs.id}\n`);
@@ -386,7 +386,7 @@ describe("watchctl with an API key", () => {
       "error: missing required argument 'query'",
       "error: option '--state <state>' argument 'sleeping' is invalid. Allowed choices are active, paused, completed.",
       'watchctl: expected a positive whole number, got "0"',
-      "watchctl: nothing to change: give --name, --query, --when, --email, --webhook or a bound",
+      "watchctl: nothing to change: give --name, --query, --when, --email, --webhook, --notify or a bound",
       "error: unknown command 'frobnicate'",
       "watchctl: no key given: pass --key <key> (or run in a terminal to be prompted)",
     ]);

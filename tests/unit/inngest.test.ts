@@ -6,8 +6,11 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
-import { dailyRetention, emailDeliveryRun, requestedRun, scheduledRun, webhookDeliveryRun } from "@/inngest/functions";
+import { dailyRetention, deliveryRuns, requestedRun, scheduledRun } from "@/inngest/functions";
+import { CHANNEL_TYPES } from "@/server/notify/channels";
 import { flowControl, STEP } from "@/server/runs/workflow";
+
+const { email: emailDeliveryRun, webhook: webhookDeliveryRun } = deliveryRuns;
 
 const plan = {
   kind: "run",
@@ -43,10 +46,9 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
     [STEP.evaluate]: () => evaluation,
     [STEP.persist]: () => ({ notices: [{ event: "task.condition_met" }], nextRun }),
     [STEP.armNext]: () => undefined,
-    [STEP.startEmailDelivery("task.condition_met")]: () => undefined,
-    [STEP.startWebhookDelivery("task.condition_met")]: () => undefined,
-    [STEP.followers("task.condition_met")]: () => ({ email: [], webhook: [] }),
-    [STEP.deliverWebhook(1)]: () => ({ status: "sent", retry: false }),
+    ...Object.fromEntries(CHANNEL_TYPES.map((t) => [STEP.startDelivery(t, "task.condition_met"), () => undefined])),
+    [STEP.followers("task.condition_met")]: () => ({}),
+    [STEP.deliver("webhook", 1)]: () => ({ status: "sent", retry: false }),
     ...overrides,
   };
   return Object.entries(base).flatMap(([id, handler]) => (handler ? [{ id, handler }] : []));
@@ -83,8 +85,8 @@ describe("the run workflow on Inngest", () => {
   it("hands the finding's webhook to its own function, once per execution", async () => {
     const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
     const sent = await captureSends(() =>
-      t.executeStep(STEP.startWebhookDelivery("task.condition_met"), {
-        steps: steps({ [STEP.startWebhookDelivery("task.condition_met")]: null }),
+      t.executeStep(STEP.startDelivery("webhook", "task.condition_met"), {
+        steps: steps({ [STEP.startDelivery("webhook", "task.condition_met")]: null }),
       }),
     );
     expect(sent).toContain(JSON.stringify({ id: `webhook:${plan.executionId}`, ...deliver }));
@@ -122,8 +124,8 @@ describe("the run workflow on Inngest", () => {
     const { result } = await t.execute({
       steps: steps({
         [STEP.persist]: () => ({ notices: [], nextRun }),
-        [STEP.startEmailDelivery("task.condition_met")]: () => delivered.push("email"),
-        [STEP.startWebhookDelivery("task.condition_met")]: () => delivered.push("webhook"),
+        [STEP.startDelivery("email", "task.condition_met")]: () => delivered.push("email"),
+        [STEP.startDelivery("webhook", "task.condition_met")]: () => delivered.push("webhook"),
       }),
     });
     expect(result).toMatchObject({ ran: true });
@@ -134,17 +136,19 @@ describe("the run workflow on Inngest", () => {
     const t = new InngestTestEngine({ function: webhookDeliveryRun, events: [deliver] });
     const attempts: number[] = [];
     const failing = (n: number) => () => (attempts.push(n), { status: "failed", retry: n < 4 });
-    const first = await t.executeStep(STEP.webhookRetry(1), { steps: steps({ [STEP.deliverWebhook(1)]: failing(1) }) });
+    const first = await t.executeStep(STEP.retryWait("webhook", 1), {
+      steps: steps({ [STEP.deliver("webhook", 1)]: failing(1) }),
+    });
     expect(first.step).toMatchObject({ op: "Sleep" });
     const { result } = await t.execute({
       steps: steps({
-        [STEP.deliverWebhook(1)]: failing(1),
-        [STEP.webhookRetry(1)]: () => undefined,
-        [STEP.deliverWebhook(2)]: failing(2),
-        [STEP.webhookRetry(2)]: () => undefined,
-        [STEP.deliverWebhook(3)]: failing(3),
-        [STEP.webhookRetry(3)]: () => undefined,
-        [STEP.deliverWebhook(4)]: failing(4),
+        [STEP.deliver("webhook", 1)]: failing(1),
+        [STEP.retryWait("webhook", 1)]: () => undefined,
+        [STEP.deliver("webhook", 2)]: failing(2),
+        [STEP.retryWait("webhook", 2)]: () => undefined,
+        [STEP.deliver("webhook", 3)]: failing(3),
+        [STEP.retryWait("webhook", 3)]: () => undefined,
+        [STEP.deliver("webhook", 4)]: failing(4),
       }),
     });
     expect(result).toEqual({ attempts: 4, status: "failed" });
@@ -158,9 +162,9 @@ describe("the run workflow on Inngest", () => {
     } as const;
     const sent: string[] = [];
     const later = (kind: string, at?: string) => ({
-      [STEP.planEmail]: () => ({ kind, at }),
+      [STEP.plan("email")]: () => ({ kind, at }),
       [STEP.quietHours]: () => void sent.push("slept"),
-      [STEP.deliverEmail]: () => (sent.push("sent"), { status: "sent", retry: false }),
+      [STEP.deliver("email", 1)]: () => (sent.push("sent"), { status: "sent", retry: false }),
     });
     const held = new InngestTestEngine({ function: emailDeliveryRun, events: [email] });
     const sleep = await held.executeStep(STEP.quietHours, {

@@ -118,7 +118,7 @@ describe("each provider's recorded answer, through the run's steps", () => {
           condition_description: "the winner is known",
           state: "active",
           notifications: {
-            create: { type: "webhook", url: `${receiver.url}/${provider}`, method: "POST", headers: {} },
+            create: { type: "webhook", config: { url: `${receiver.url}/${provider}`, method: "POST", headers: {} } },
           },
         },
       });

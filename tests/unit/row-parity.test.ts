@@ -26,8 +26,8 @@ describe("watch rows", () => {
         last_known_state: { seen: ["a", 1] },
         notifications: {
           create: [
-            { type: "webhook", url: "https://h.example.com/x", method: "PUT", headers: { "x-a": "1" } },
-            { type: "email", address: "p@example.com" },
+            { type: "webhook", config: { url: "https://h.example.com/x", method: "PUT", headers: { "x-a": "1" } } },
+            { type: "email", config: { address: "p@example.com" } },
           ],
         },
       },

@@ -49,7 +49,7 @@ describe("state change rollback", () => {
         condition_description: "c",
         state: "active",
         next_run: new Date(),
-        notifications: { create: [{ type: "email", address: "keep@example.com" }] },
+        notifications: { create: [{ type: "email", config: { address: "keep@example.com" } }] },
       },
     });
     const err = await updateTask(user, {
@@ -64,7 +64,9 @@ describe("state change rollback", () => {
     const after = await db.task.findUniqueOrThrow({ where: { id: task.id }, include: { notifications: true } });
     expect(after).toMatchObject({ name: "before", state: "active", updated_at: null });
     expect(after.next_run?.getTime()).toBe(task.next_run?.getTime());
-    expect(after.notifications.map((n) => [n.type, n.address])).toEqual([["email", "keep@example.com"]]);
+    expect(after.notifications.map((n) => [n.type, (n.config as { address?: string }).address])).toEqual([
+      ["email", "keep@example.com"],
+    ]);
   });
 
   it("does not call the scheduler when the state does not change", async () => {

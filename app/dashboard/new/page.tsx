@@ -25,6 +25,7 @@ export default async function NewWatch({ searchParams }: { searchParams: Promise
           email,
           webhook_url: "",
           webhook_method: "POST",
+          channels: [],
           ...TRUST_DEFAULTS,
           min_interval_minutes: cadenceFloor(),
           max_interval_minutes: CADENCE_CEILING,

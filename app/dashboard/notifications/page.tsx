@@ -3,6 +3,7 @@ import { z } from "zod";
 import { serverCaller } from "@/server/api/server-caller";
 import { SEND_EVENTS } from "@/server/notify/events";
 import { NotificationTypeSchema } from "@/server/tasks/schemas";
+import { CHANNEL_SPECS } from "@/client/channels";
 import { SendPill } from "../../ui/pill";
 import { Time } from "../../ui/time";
 import { Redeliver } from "../ui/actions";
@@ -39,7 +40,7 @@ export default async function Notifications({
       <div className="page-header">
         <div>
           <h1>Notifications</h1>
-          <p className="lead">Every email and webhook sent for your watches, and how it went.</p>
+          <p className="lead">Every email, webhook and chat message sent for your watches, and how it went.</p>
         </div>
       </div>
       <section className="card" aria-labelledby="secret-title">
@@ -57,8 +58,11 @@ export default async function Notifications({
             <label htmlFor="filter-type">Channel</label>
             <select id="filter-type" name="type" defaultValue={type ?? ""}>
               <option value="">All channels</option>
-              <option value="email">Email</option>
-              <option value="webhook">Webhook</option>
+              {CHANNEL_SPECS.map((s) => (
+                <option key={s.type} value={s.type}>
+                  {s.label}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field fit">

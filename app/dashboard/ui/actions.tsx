@@ -8,6 +8,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Dialog, DialogClose } from "../../ui/dialog";
 import { Icon } from "../../ui/icons";
 import { Menu, MenuItem, MenuSeparator } from "../../ui/menu";
+import type { ChannelType as NotificationType } from "@/client/channels";
 import { errorMessage, statusOf, trpc } from "./trpc";
 
 export function useAction() {
@@ -288,7 +289,7 @@ export function ForkButton({ id }: { id: string }) {
   );
 }
 
-export function TestSend({ id, type }: { id: string; type: "email" | "webhook" }) {
+export function TestSend({ id, type }: { id: string; type: NotificationType }) {
   const [busy, setBusy] = useState(false);
   return (
     <button

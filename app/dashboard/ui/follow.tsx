@@ -5,6 +5,8 @@ import { toast } from "sonner";
 import type { NotificationConfig } from "@/server/tasks/schemas";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useAction } from "./actions";
+import type { ChannelConfig } from "@/client/channels";
+import { ChannelEditor, isEdited } from "./channel-editor";
 import { errorMessage, trpc } from "./trpc";
 
 /** Signed in: follow with the account's own email (channels can be changed under Following). */
@@ -37,17 +39,19 @@ export function FollowButton({ taskId, following, email }: { taskId: string; fol
   );
 }
 
-/** A follow's channels: email and webhook, changed together; or unfollow. */
+/** A follow's channels (email, webhook, chat and push), changed together; or unfollow. */
 export function FollowChannels({ taskId, notifications }: { taskId: string; notifications: NotificationConfig[] }) {
   const { busy, run } = useAction();
   const email = notifications.find((n) => n.type === "email");
   const webhook = notifications.find((n) => n.type === "webhook");
   const [address, setAddress] = useState(email?.type === "email" ? email.address : "");
   const [url, setUrl] = useState(webhook?.type === "webhook" ? webhook.url : "");
+  const [channels, setChannels] = useState<ChannelConfig[]>(notifications.filter(isEdited));
   const save = () => {
     const next: NotificationConfig[] = [];
     if (address.trim()) next.push({ type: "email", address: address.trim() });
     if (url.trim()) next.push({ type: "webhook", url: url.trim(), method: "POST", headers: {} });
+    next.push(...(channels as NotificationConfig[]));
     return run(() => trpc.follows.follow.mutate({ id: taskId, notifications: next }), "Channels saved");
   };
   return (
@@ -81,6 +85,7 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
           />
         </div>
       </div>
+      <ChannelEditor value={channels} onChange={setChannels} idPrefix={`follow-${taskId}-`} />
       <div className="row">
         <button type="submit" disabled={busy}>
           Save channels

@@ -8,6 +8,8 @@ import { Time } from "../../ui/time";
 import { sureness } from "./format";
 import { renderPreview, type RenderedPreview } from "./render-preview";
 import { errorMessage, fieldErrors, trpc } from "./trpc";
+import type { ChannelConfig } from "@/client/channels";
+import { ChannelEditor, isEdited } from "./channel-editor";
 
 export type WatchFormValues = {
   id?: string;
@@ -20,6 +22,8 @@ export type WatchFormValues = {
   webhook_url: string;
   webhook_method: "POST" | "PUT" | "PATCH";
   webhook_headers?: Record<string, string>;
+  /** Chat and push channels (./channel-editor), as reads show them. */
+  channels: ChannelConfig[];
   min_confidence: number;
   min_sources: number;
   min_interval_minutes: number;
@@ -75,7 +79,7 @@ export function WatchForm({
     (e: { target: { value: string } }) =>
       setV({ ...v, [k]: Number(e.target.value) / scale });
   const emailOn = v.email_on && !!v.email.trim();
-  const noChannel = !emailOn && !v.webhook_url.trim();
+  const noChannel = !emailOn && !v.webhook_url.trim() && !v.channels.length;
 
   async function runPreview() {
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
@@ -109,6 +113,7 @@ export function WatchForm({
         method: v.webhook_method,
         headers: v.webhook_headers ?? {},
       });
+    notifications.push(...(v.channels as NotificationConfig[]));
     const fields = {
       // The API's default name is a placeholder ("New Monitor"); in the dashboard the query names the watch.
       name: v.name.trim() || v.search_query.trim().slice(0, 200),
@@ -144,7 +149,13 @@ export function WatchForm({
       const byField = fieldErrors(err);
       const message = errorMessage(err);
       if (/^Invalid notification/i.test(message))
-        byField[/webhook|url|method|header/i.test(message) ? "webhook" : "email"] = message;
+        byField[
+          isEdited({ type: /^Invalid notification: (\w+)/i.exec(message)?.[1] ?? "" })
+            ? "channels"
+            : /webhook|url|method|header/i.test(message)
+              ? "webhook"
+              : "email"
+        ] = message;
       setErrors(byField);
       toast.error(message);
     } finally {
@@ -297,6 +308,13 @@ export function WatchForm({
           </div>,
           "Optional. Signed with Standard Webhooks; the secret is under Notifications.",
         )}
+        <ChannelEditor
+          value={v.channels}
+          onChange={(channels) => setV({ ...v, channels })}
+          saved={initial.channels}
+          taskId={initial.id}
+          error={errors.channels}
+        />
         {noChannel ? (
           <p className="notice small" data-tone="warn" data-testid="no-channel">
             {NO_CHANNEL_WARNING}

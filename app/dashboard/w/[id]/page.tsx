@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { specOf } from "@/client/channels";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
@@ -121,8 +122,6 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
   const latest = executions[0] ?? null;
   const running = isOpen(latest);
   const answered = executions.find((e) => e.status === "success");
-  const email = task.notifications.find((n) => n.type === "email");
-  const webhook = task.notifications.find((n) => n.type === "webhook");
   return (
     <main className="wide">
       <Link className="breadcrumb" href="/dashboard">
@@ -237,29 +236,26 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
 
         <section aria-labelledby="notify-title" className="card">
           <h2 id="notify-title">Notifications</h2>
-          {email || webhook ? (
+          {task.notifications.length ? (
             <ul className="channels">
-              {email ? (
-                <li>
+              {task.notifications.map((n) => (
+                <li key={n.type}>
                   <span>
-                    Email to <strong>{email.address}</strong>
+                    {specOf(n.type)?.label ?? n.type} <strong>{specOf(n.type)?.summary(n) ?? ""}</strong>
                   </span>
-                  <TestSend id={task.id} type="email" />
-                </li>
-              ) : null}
-              {webhook ? (
-                <li>
-                  <span>
-                    Webhook {webhook.method} <strong>{webhook.url}</strong>
+                  <span className="row">
+                    <Link className="small" href={`/dashboard/notifications?task_id=${task.id}&type=${n.type}`}>
+                      History
+                    </Link>
+                    <TestSend id={task.id} type={n.type} />
                   </span>
-                  <TestSend id={task.id} type="webhook" />
                 </li>
-              ) : null}
+              ))}
             </ul>
           ) : (
             <p className="notice" data-tone="warn">
               Nobody is notified: findings are kept here and in the API.{" "}
-              <Link href={`/dashboard/w/${task.id}/edit`}>Add email or a webhook</Link>.
+              <Link href={`/dashboard/w/${task.id}/edit`}>Add a channel</Link>.
             </p>
           )}
           <p className="small">

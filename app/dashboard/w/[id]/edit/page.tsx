@@ -3,6 +3,7 @@ import { viewer } from "@/server/api/server-caller";
 import { cadenceFloor } from "@/server/tasks/schemas";
 import { ownWatch } from "../../../ui/load";
 import { WatchForm } from "../../../ui/watch-form";
+import { isEdited } from "../../../ui/channel-editor";
 
 export const metadata = { title: "Edit watch" };
 
@@ -32,6 +33,7 @@ export default async function EditWatch({ params }: { params: Promise<{ id: stri
           webhook_url: webhook?.type === "webhook" ? webhook.url : "",
           webhook_method: webhook?.type === "webhook" ? webhook.method : "POST",
           webhook_headers: webhook?.type === "webhook" ? webhook.headers : undefined,
+          channels: task.notifications.filter(isEdited),
           min_confidence: task.min_confidence,
           min_sources: task.min_sources,
           min_interval_minutes: task.min_interval_minutes,

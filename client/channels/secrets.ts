@@ -1,0 +1,51 @@
+/**
+ * Channel secrets, one rule for every surface: reads show a write-only secret redacted (`"…" + last 4`; a URL keeps its
+ * origin: `https://hooks.slack.com/…WXYZ`), exports write every secret as REDACTED, and a config sent back with either
+ * form keeps the stored value.
+ */
+import type { ChannelConfig, ChannelSpec } from "./spec";
+
+export const REDACTED = "<redacted>";
+
+/** How a read shows a write-only secret. */
+export function redactSecret(value: string): string {
+  const tail = value.slice(-4);
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      return `${new URL(value).origin}/…${tail}`;
+    } catch {
+      // not a URL after all: the plain form below
+    }
+  }
+  return `…${tail}`;
+}
+
+/** True when `sent` stands for `stored` rather than replacing it (the read's redacted form, or an export's REDACTED). */
+export const keepsSecret = (sent: unknown, stored: string) =>
+  sent === REDACTED || (typeof sent === "string" && sent === redactSecret(stored));
+
+/**
+ * Applies `f` to every secret value of a config: write-only fields and, for `export` fields that are maps (a
+ * webhook's headers), each value. `what` names the value for messages (`slack url`, `webhook header "X-Key"`).
+ */
+export function mapSecrets<C extends ChannelConfig>(
+  spec: ChannelSpec | undefined,
+  config: C,
+  f: (value: string, what: string, field: "write-only" | "export") => string,
+): C {
+  if (!spec) return config;
+  const out: Record<string, unknown> = { ...config };
+  for (const field of spec.fields) {
+    const value = out[field.name];
+    if (!field.secret || value === undefined || value === null) continue;
+    if (typeof value === "string") out[field.name] = f(value, `${spec.type} ${field.name}`, field.secret);
+    else if (typeof value === "object")
+      out[field.name] = Object.fromEntries(
+        Object.entries(value as Record<string, string>).map(([k, v]) => [
+          k,
+          f(v, `${spec.type} ${field.name.replace(/s$/, "")} "${k}"`, field.secret!),
+        ]),
+      );
+  }
+  return out as C;
+}

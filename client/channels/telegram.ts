@@ -1,0 +1,31 @@
+import { AppriseError, defineSpec } from "./spec";
+
+export const telegram = defineSpec({
+  type: "telegram",
+  label: "Telegram",
+  help: "Talk to @BotFather in Telegram: /newbot gives you the bot token (123456789:AA…). Add the bot to your group or channel (or send it a message), then take the chat's id (e.g. from https://api.telegram.org/bot<token>/getUpdates; a channel can use @its_name). The token is a secret: it is never shown again in full.",
+  fields: [
+    { name: "bot_token", label: "Bot token", kind: "text", placeholder: "123456789:AAH…", secret: "write-only" },
+    { name: "chat_id", label: "Chat id", kind: "text", placeholder: "-1001234567890 or @channel_name" },
+  ],
+  apprise: {
+    schemes: ["tgram"],
+    example: "tgram://123456789:AAHtoken/ChatID",
+    // tgram://[bot]BotToken/ChatID: the token's colon is not a valid URL port, so it is taken apart by hand first.
+    parse(url, typed) {
+      const raw = decodeURIComponent(typed);
+      const m = /^tgram:\/\/(?:bot)?(?:[^@/]+@)?(\d+)(?::|%3A)([^/?#]+)(?:\/([^?#]*))?/i.exec(raw);
+      if (!m) throw new AppriseError("a Telegram URL is tgram://BotToken/ChatID (the token looks like 123456789:AA…)");
+      const chats = [...(m[3] ?? "").split("/"), ...(url.searchParams.get("to")?.split(/[\s,]+/) ?? [])].filter(
+        Boolean,
+      );
+      if (chats.length === 0)
+        throw new AppriseError(
+          "add the chat to send to: tgram://BotToken/ChatID (Watch sends to one chat per channel)",
+        );
+      if (chats.length > 1) throw new AppriseError("one chat per Telegram channel: tgram://BotToken/ChatID");
+      return { bot_token: `${m[1]}:${m[2]}`, chat_id: chats[0] };
+    },
+  },
+  summary: (c) => `chat ${String(c.chat_id ?? "")}`,
+});
