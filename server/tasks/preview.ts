@@ -1,8 +1,9 @@
 /**
- * What the agent would answer now for a watch that is not saved (CONTRACT §11): one run with no history, counted
+ * What the agent would answer now for a watch that is not saved: one run with no history, counted
  * against the monthly budget, nothing recorded but the usage.
  */
 import { AgentError, runAgent, withAgentSlot } from "../agent";
+import { withDomain } from "../agent/sources";
 import { DomainError } from "../errors";
 import type { User } from "../db";
 import { transaction } from "../db/sql";
@@ -57,11 +58,11 @@ export async function previewTask(user: User, input: PreviewInput) {
     answer: d.answer,
     evidence: d.evidence,
     confidence: d.confidence,
-    sources: d.sources,
+    sources: d.sources.map(withDomain),
     next_run: d.next_run.toISOString(),
     next_run_reason: d.next_run_reason,
     // With no history every finding is new: would it be sent?
-    gate: d.finding ? gate(d, bounds) : null,
+    gate: d.finding?.notify ? gate(d, bounds) : null,
     model: run.model,
     usage: run.usage,
     duration_ms: run.duration_ms,
