@@ -7,7 +7,7 @@
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFinding, type PriorRun } from "../agent";
 import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
-import { ExecutionResultSchema } from "../tasks/schemas";
+import { runResult } from "../tasks/results";
 import { storable } from "../text";
 import { gate } from "./trust";
 import { env } from "../env";
@@ -221,22 +221,9 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
       ),
     );
     await progress.close();
-    const d = run.decision;
     return {
       ok: true,
-      decision: {
-        condition_met: d.condition_met,
-        answer: d.answer,
-        evidence: d.evidence,
-        confidence: d.confidence,
-        sources: d.sources,
-        finding: d.finding,
-        retracts_previous: d.retracts_previous,
-        next_run: d.next_run.toISOString(),
-        next_run_reason: d.next_run_reason,
-        done: d.done,
-        last_known_state: d.last_known_state,
-      },
+      decision: { ...run.decision, next_run: run.decision.next_run.toISOString() },
       model: run.model,
       usage: run.usage,
       duration_ms: run.duration_ms,
@@ -363,18 +350,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     }
     if (task.failure_notified) notices.push({ event: "task.run_recovered" });
 
-    const result = ExecutionResultSchema.parse({
-      condition_met: d.condition_met,
-      answer: d.answer,
-      evidence: d.evidence,
-      confidence: d.confidence,
-      model: outcome.model,
-      usage: outcome.usage,
-      duration_ms: outcome.duration_ms,
-      next_run_reason: d.next_run_reason,
-      gate: gated,
-      retracted_execution_id: retracts,
-    });
+    const result = runResult(d, outcome, gated, retracts);
     // JSON values go in as strings: node-postgres would turn an array into a PostgreSQL array.
     const recorded = await query(
       `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6,

@@ -267,86 +267,92 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
       </section>
 
       {answered ? (
-        <details className="card section">
-          <summary>Latest check in full: evidence and sources</summary>
-          <div className="stack">
+        <details className="disclosure section">
+          <summary>
+            Latest check in full <span className="muted">· evidence and every source</span>
+          </summary>
+          <div className="disclosure-body">
             <Answer execution={answered} />
           </div>
         </details>
       ) : null}
 
-      <details className="section settings" data-testid="settings">
-        <summary>Settings and bounds</summary>
-        <div className="split section">
-          <section aria-labelledby="about-title" className="card">
-            <h2 id="about-title">What it watches</h2>
-            <dl className="facts">
-              <dt>Searching</dt>
-              <dd>{task.search_query}</dd>
-              <dt>Tell me when</dt>
-              <dd>{task.condition_description}</dd>
-              <dt>Next check</dt>
-              <dd>
-                {running ? (
-                  "after the check under way"
-                ) : task.state === "active" ? (
-                  <Time iso={task.next_run} />
-                ) : (
-                  `— (${task.state})`
-                )}
-              </dd>
-              <dt>Notify when</dt>
-              <dd>
-                {task.min_confidence ? `${Math.round(task.min_confidence * 100)}% sure or more` : "any confidence"},{" "}
-                {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
-              </dd>
-              <dt>Checks</dt>
-              <dd>
-                at most every {interval(task.min_interval_minutes)}, at least every{" "}
-                {interval(task.max_interval_minutes)}
-              </dd>
-              {task.forked_from_task_id ? (
-                <>
-                  <dt>Forked from</dt>
-                  <dd>
-                    <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
-                  </dd>
-                </>
-              ) : null}
-            </dl>
-          </section>
+      <details className="disclosure section" data-testid="settings">
+        <summary>
+          Settings and bounds <span className="muted">· what it watches, when to notify, channels</span>
+        </summary>
+        <div className="disclosure-body">
+          <div className="split">
+            <section aria-labelledby="about-title" className="card">
+              <h2 id="about-title">What it watches</h2>
+              <dl className="facts">
+                <dt>Searching</dt>
+                <dd>{task.search_query}</dd>
+                <dt>Tell me when</dt>
+                <dd>{task.condition_description}</dd>
+                <dt>Next check</dt>
+                <dd>
+                  {running ? (
+                    "after the check under way"
+                  ) : task.state === "active" ? (
+                    <Time iso={task.next_run} />
+                  ) : (
+                    `— (${task.state})`
+                  )}
+                </dd>
+                <dt>Notify when</dt>
+                <dd>
+                  {task.min_confidence ? `${Math.round(task.min_confidence * 100)}% sure or more` : "any confidence"},{" "}
+                  {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
+                </dd>
+                <dt>Checks</dt>
+                <dd>
+                  at most every {interval(task.min_interval_minutes)}, at least every{" "}
+                  {interval(task.max_interval_minutes)}
+                </dd>
+                {task.forked_from_task_id ? (
+                  <>
+                    <dt>Forked from</dt>
+                    <dd>
+                      <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
 
-          <section aria-labelledby="notify-title" className="card">
-            <h2 id="notify-title">Notifications</h2>
-            {email || webhook ? (
-              <ul className="channels">
-                {email ? (
-                  <li>
-                    <span>
-                      Email to <strong>{email.address}</strong>
-                    </span>
-                    <TestSend id={task.id} type="email" />
-                  </li>
-                ) : null}
-                {webhook ? (
-                  <li>
-                    <span>
-                      Webhook {webhook.method} <strong>{webhook.url}</strong>
-                    </span>
-                    <TestSend id={task.id} type="webhook" />
-                  </li>
-                ) : null}
-              </ul>
-            ) : (
-              <p className="notice" data-tone="warn">
-                Nobody is notified: findings are kept here and in the API.{" "}
-                <Link href={`/dashboard/w/${task.id}/edit`}>Add email or a webhook</Link>.
+            <section aria-labelledby="notify-title" className="card">
+              <h2 id="notify-title">Notifications</h2>
+              {email || webhook ? (
+                <ul className="channels">
+                  {email ? (
+                    <li>
+                      <span>
+                        Email to <strong>{email.address}</strong>
+                      </span>
+                      <TestSend id={task.id} type="email" />
+                    </li>
+                  ) : null}
+                  {webhook ? (
+                    <li>
+                      <span>
+                        Webhook {webhook.method} <strong>{webhook.url}</strong>
+                      </span>
+                      <TestSend id={task.id} type="webhook" />
+                    </li>
+                  ) : null}
+                </ul>
+              ) : (
+                <p className="notice" data-tone="warn">
+                  Nobody is notified: findings are kept here and in the API.{" "}
+                  <Link href={`/dashboard/w/${task.id}/edit`}>Add email or a webhook</Link>.
+                </p>
+              )}
+              <p className="small">
+                <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
               </p>
-            )}
-            <p className="small">
-              <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
-            </p>
-          </section>
+            </section>
+          </div>
         </div>
       </details>
 
