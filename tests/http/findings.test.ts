@@ -174,7 +174,9 @@ describe("a held finding", () => {
     const view = await (await get(`/api/v1/public/tasks/id/${id}`)).json();
     expect(view.resolution.status).toBe("watching");
     expect(view.last_execution).toBeNull();
-    expect(await (await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text()).not.toContain("met");
+    expect(await (await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text()).toContain(
+      'aria-label="watch: watching"',
+    );
     const page = await (await get(`/w/${id}`)).text();
     expect(page).not.toContain("A rumour");
   });

@@ -10,6 +10,7 @@ import { readPublicTask } from "@/server/tasks/service";
 import { audienceOf } from "@/server/public/service";
 import { findingAnchor, listPublicFindings } from "@/server/tasks/findings";
 import { plural } from "@/server/render/dates";
+import { isOpen } from "@/server/tasks/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
@@ -148,13 +149,9 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
             <StatePill state={task.state} />
           </dd>
           <dt>Last checked</dt>
-          <dd>
-            <Time iso={task.last_execution?.completed_at} />
-          </dd>
+          <dd>{checking(task) ? "checking now" : <Time iso={task.last_execution?.completed_at} />}</dd>
           <dt>Next check</dt>
-          <dd>
-            <Time iso={task.next_run} />
-          </dd>
+          <dd>{checking(task) ? "after this one" : <Time iso={task.next_run} />}</dd>
           <dt>Audience</dt>
           <dd>
             {plural(audience.following, "following", "following")}
@@ -168,8 +165,11 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
   );
 }
 
+const checking = (task: TaskView) => isOpen(task.last_execution);
+
 /** What happens next while the watch is still watching. */
 function nextStep(task: TaskView) {
+  if (checking(task)) return "A check is running now.";
   if (task.next_run)
     return (
       <>

@@ -106,8 +106,7 @@ const NextCheck = ({ iso }: { iso: string | null }) =>
 
 /** Under the verdict: where the standing finding went ("Sent to email, webhook"), or why it was held. */
 function Delivery({ task, standing }: { task: TaskView; standing: Finding | null }) {
-  if (!standing) return null;
-  if (standing.status === "held")
+  if (standing?.status === "held")
     return (
       <p className="small">
         <Pill tone="warn" testId="verdict-held">
