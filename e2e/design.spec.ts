@@ -248,6 +248,7 @@ test("a new watch emails its owner by default; with no channel on, the form says
   const id = page.url().split("/").pop()!;
   const created = await (await request.get(`/api/v1/tasks/${id}`)).json();
   expect(created.notifications).toEqual([{ type: "email", address: me.email }]);
+  await page.getByText("Settings and bounds").click();
   await expect(page.getByText(`Email to ${me.email}`)).toBeVisible();
 });
 

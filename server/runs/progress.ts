@@ -68,8 +68,8 @@ export function decisionProgress(
         ? `Met · ${percent(o.confidence)} · new finding${o.findingTitle ? `: ${o.findingTitle}` : ""}`
         : `Met · ${percent(o.confidence)}${o.findingTitle ? ` · confirms: ${o.findingTitle}` : ""}`;
   const lines: ProgressLine[] = [{ at: when, step: "decide", detail: decided }];
-  const to = o.channels.length ? o.channels.join(", ") : "no channel of the owner";
-  if (o.notified) lines.push({ at: when, step: "notify", detail: `Sending the finding to ${to} and followers` });
-  if (o.retracted) lines.push({ at: when, step: "notify", detail: `Sending the retraction to ${to} and followers` });
+  const to = o.channels.length ? `${o.channels.join(", ")} and followers` : "followers (the watch has no channel)";
+  if (o.notified) lines.push({ at: when, step: "notify", detail: `Sending the finding to ${to}` });
+  if (o.retracted) lines.push({ at: when, step: "notify", detail: `Sending the retraction to ${to}` });
   return lines;
 }
