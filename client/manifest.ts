@@ -9,6 +9,7 @@
 import YAML from "yaml";
 import { z } from "zod";
 import type { Task } from "./index";
+import type { paths } from "./openapi";
 
 const Notification = z.union([
   z.object({ type: z.literal("email"), address: z.string() }).strict(),
@@ -41,17 +42,24 @@ export type Definition = z.infer<typeof Definition>;
 
 const Manifest = z.object({ watches: z.array(Definition) }).strict();
 
-export const FIELDS = [
-  "search_query",
-  "condition_description",
-  "state",
-  "is_public",
-  "min_confidence",
-  "min_sources",
-  "min_interval_minutes",
-  "max_interval_minutes",
-  "notifications",
-] as const;
+type CreateBody = paths["/api/v1/tasks"]["post"]["requestBody"]["content"]["application/json"];
+
+/**
+ * The fields apply compares and updates (a watch's name is what matches it). Every field of the API's create request
+ * is listed, so a field the API adds fails to compile here until the file format carries it.
+ */
+const compared: Record<Exclude<keyof CreateBody, "name" | "run_immediately"> | "is_public", true> = {
+  search_query: true,
+  condition_description: true,
+  state: true,
+  is_public: true,
+  min_confidence: true,
+  min_sources: true,
+  min_interval_minutes: true,
+  max_interval_minutes: true,
+  notifications: true,
+};
+export const FIELDS = Object.keys(compared) as (keyof typeof compared)[];
 
 /** What an export writes in place of a secret; apply keeps the stored value where it finds it. */
 export const REDACTED = "<redacted>";
@@ -94,14 +102,7 @@ function withStoredSecrets(definition: Definition, current: Definition | undefin
 export function definitionOf(t: Task): Definition {
   return {
     name: t.name,
-    search_query: t.search_query,
-    condition_description: t.condition_description,
-    state: t.state,
-    is_public: t.is_public,
-    min_confidence: t.min_confidence,
-    min_sources: t.min_sources,
-    min_interval_minutes: t.min_interval_minutes,
-    max_interval_minutes: t.max_interval_minutes,
+    ...(Object.fromEntries(FIELDS.map((f) => [f, t[f]])) as Omit<Definition, "name" | "notifications">),
     notifications: t.notifications.map((n) =>
       n.type === "email"
         ? { type: "email", address: n.address }

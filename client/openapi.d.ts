@@ -1145,13 +1145,6 @@ export interface operations {
                     name?: string;
                     search_query: string;
                     condition_description?: string;
-                    /** @enum {string} */
-                    state?: "active" | "paused";
-                    run_immediately?: boolean;
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
-                    notifications?: {
-                        [key: string]: unknown;
-                    }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
                     /**
@@ -1169,6 +1162,13 @@ export interface operations {
                      * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
                      */
                     max_interval_minutes?: number;
+                    /** @enum {string} */
+                    state?: "active" | "paused";
+                    run_immediately?: boolean;
+                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    notifications?: {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };
@@ -1523,12 +1523,6 @@ export interface operations {
                     name?: string;
                     search_query?: string;
                     condition_description?: string;
-                    /** @enum {string} */
-                    state?: "active" | "paused" | "completed";
-                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
-                    notifications?: {
-                        [key: string]: unknown;
-                    }[];
                     /** @description Notify only at this confidence or above (default 0.6) */
                     min_confidence?: number;
                     /**
@@ -1546,6 +1540,12 @@ export interface operations {
                      * @description The agent checks at least this often (default and ceiling: 43200, 30 days)
                      */
                     max_interval_minutes?: number;
+                    /** @enum {string} */
+                    state?: "active" | "paused" | "completed";
+                    /** @description Notification channels, at most one of each type: `{"type":"email","address":…}` and `{"type":"webhook","url":…,"method":"POST","headers":{}}`. */
+                    notifications?: {
+                        [key: string]: unknown;
+                    }[];
                 };
             };
         };

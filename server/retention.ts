@@ -1,5 +1,5 @@
 /**
- * Retention (CONTRACT §12): once a day, runs older than EXECUTION_RETENTION_DAYS that found nothing (not met,
+ * Retention: once a day, runs older than EXECUTION_RETENTION_DAYS that found nothing (not met,
  * failed, cancelled) are deleted, and send records older than SEND_RETENTION_DAYS. Kept whatever their age: findings,
  * each watch's last run, runs that announced something (a failure notice, a retraction: their deliveries can be
  * redelivered) and runs still open. Deletes go in small batches, each its own short statement, so no lock is held

@@ -1,5 +1,5 @@
 /**
- * Which language model runs the agent, from AGENT_MODEL or the first provider key that is set (CONTRACT §1).
+ * Which language model runs the agent, from AGENT_MODEL or the first provider key that is set.
  * Pure and free of the providers' SDKs, so start-up and pages can check the configuration cheaply.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The REST surface: trpc-to-openapi's node handler over the same routers the dashboard uses, built once per
- * process (its fetch adapter rebuilds the route table on every request), with the response rules of SPEC §7:
+ * process (its fetch adapter rebuilds the route table on every request), with the API's response rules:
  * errors are exactly `{detail}`, validation errors 422, DELETE 204 and Not Modified 304 without a body. Bodies arrive
  * complete and within the 1 MB cap (the front, scripts/front.mjs, answers 413 before any route runs).
  *

@@ -1,10 +1,16 @@
 /**
- * Plain SQL on the pool under Prisma's adapter, for the hot paths: the reads on every request's path (the caller's
- * API key with its owner, watches for display: `../tasks/reads`) and the two transactions of every watch run
- * (claim and record: `../runs/steps`). On those, Prisma's query interpreter, result mapping and transaction
- * handling cost several times the queries themselves (docs/benchmarks.md); everything else goes through Prisma.
- * Rows come back with Prisma's field names (the schema does not rename columns), `timestamptz` as Date and
- * json/jsonb parsed.
+ * Plain SQL, and when to use it. Prisma is the default: a write or read of a model's rows goes through its client.
+ * Plain SQL is for two kinds of query, and only those:
+ * - hot paths, where Prisma's query interpreter, result mapping and transaction handling cost several times the
+ *   queries themselves (docs/benchmarks.md): the reads on every request's path (the caller's API key with its owner,
+ *   watches for display: `../tasks/reads`), the two transactions of every watch run (claim and record:
+ *   `../runs/steps`), usage accounting and view counts, which every run or page view touches;
+ * - what Prisma cannot say: row and advisory locks (`FOR UPDATE`, `lockKey`), aggregates across tables (usage sums,
+ *   subscriber and audience counts), `ANY($1)` over arrays, the durable engine's own tables.
+ * Either way the query is a `Query`: `sql` on the pool, `transaction` for a transaction of plain SQL, and
+ * `prismaQuery(tx)` for plain SQL inside a Prisma transaction (never `$queryRaw` directly), so helpers such as
+ * `lockKey` work in both. Rows come back with Prisma's field names (the schema does not rename columns),
+ * `timestamptz` as Date and json/jsonb parsed.
  */
 import { database } from "./index";
 
@@ -39,6 +45,11 @@ export const prismaQuery =
   (tx: { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> }): Query =>
   (text, values) =>
     tx.$queryRawUnsafe(text, ...values);
+
+/** Inside a transaction: waits for and holds, until the transaction ends, the lock named `key` (writers take turns). */
+export async function lockKey(query: Query, key: string) {
+  await query(`SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
+}
 
 /** Dates inside a `to_json`/`json_agg` value arrive as ISO strings; turns them into Dates in place. */
 export function reviveDates(value: Record<string, unknown>, keys: readonly string[]) {

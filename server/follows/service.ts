@@ -10,6 +10,7 @@
  */
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
+import { lockKey, prismaQuery } from "../db/sql";
 import { ConfirmFollow } from "../../emails/watch-notification";
 import { sendRecorded } from "../notify/email";
 import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
@@ -46,7 +47,7 @@ const quoted = (name: string) => {
  */
 async function claimConfirmation(taskId: string, email: string, mailbox: string) {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`follow:${taskId}:${mailbox}`}, 0))`;
+    await lockKey(prismaQuery(tx), `follow:${taskId}:${mailbox}`);
     const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
     const now = Date.now();
     if (
@@ -125,7 +126,7 @@ export async function confirmFollow(token: string) {
   if (!follow.confirmed_at)
     await db.$transaction(async (tx) => {
       await tx.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmed_at: new Date() } });
-      await recountSubscribers(tx, [follow.task_id]);
+      await recountSubscribers(prismaQuery(tx), [follow.task_id]);
     });
   return { task_id: follow.task_id, email: follow.email };
 }
@@ -142,7 +143,7 @@ export async function unsubscribe(token: string) {
 async function end(taskId: string, where: Prisma.FollowWhereInput) {
   await db.$transaction(async (tx) => {
     await tx.follow.deleteMany({ where: { task_id: taskId, ...where } });
-    await recountSubscribers(tx, [taskId]);
+    await recountSubscribers(prismaQuery(tx), [taskId]);
   });
 }
 
@@ -164,7 +165,7 @@ export async function followAsUser(user: User, taskId: string, notifications: un
       : await tx.follow.create({
           data: { task_id: taskId, user_id: user.id, notifications: configs, confirmed_at: new Date() },
         });
-    if (!existing) await recountSubscribers(tx, [taskId]);
+    if (!existing) await recountSubscribers(prismaQuery(tx), [taskId]);
     return saved;
   });
   return { created: !existing, follow: followView(follow) };
@@ -190,7 +191,7 @@ export async function listFollows(user: User) {
 /** A watch made private stops all its follows (forks stay: they are their holders' own watches). */
 export async function endAllFollows(tx: Prisma.TransactionClient, taskId: string) {
   await tx.follow.deleteMany({ where: { task_id: taskId } });
-  await recountSubscribers(tx, [taskId]);
+  await recountSubscribers(prismaQuery(tx), [taskId]);
 }
 
 /** Whether `user` follows the watch (its public page shows Follow or Unfollow). */

@@ -4,9 +4,7 @@
  * transaction of every change to them (a follow confirmed or ended, a fork made or deleted, an account deleted), so
  * it cannot drift: deleting the fork or the account takes its count back.
  */
-import type { Prisma } from "../db";
-
-type Client = Pick<Prisma.TransactionClient, "$executeRawUnsafe">;
+import type { Query } from "../db/sql";
 
 const COUNT = `(SELECT count(DISTINCT f.mailbox) FROM follows f
                  WHERE f.task_id = t.id AND f.confirmed_at IS NOT NULL AND f.user_id IS NULL)
@@ -19,9 +17,9 @@ const COUNT = `(SELECT count(DISTINCT f.mailbox) FROM follows f
  * Counts the watches' subscribers again. Their rows are locked first, in a statement of their own: the count then
  * reads with a snapshot taken after any concurrent change to the same watch has committed.
  */
-export async function recountSubscribers(client: Client, taskIds: (string | null | undefined)[]) {
+export async function recountSubscribers(query: Query, taskIds: (string | null | undefined)[]) {
   const ids = [...new Set(taskIds.filter((id): id is string => !!id))].sort();
   if (!ids.length) return;
-  await client.$executeRawUnsafe(`SELECT 1 FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, ids);
-  await client.$executeRawUnsafe(`UPDATE tasks t SET subscriber_count = ${COUNT} WHERE t.id = ANY($1::uuid[])`, ids);
+  await query(`SELECT 1 FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
+  await query(`UPDATE tasks t SET subscriber_count = ${COUNT} WHERE t.id = ANY($1::uuid[])`, [ids]);
 }

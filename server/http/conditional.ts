@@ -1,5 +1,5 @@
 /**
- * Conditional GET for the public reads (CONTRACT §10): entity tags, If-None-Match, and their cache policy. A 304 is
+ * Conditional GET for the public reads: entity tags, If-None-Match, and their cache policy. A 304 is
  * decided after the rate limit has counted the request, and before anything (a view) is counted.
  */
 import { createHash } from "node:crypto";

@@ -6,7 +6,7 @@ import { Feed, type FeedOptions, type Item } from "feed";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma } from "../db";
-import { sql } from "../db/sql";
+import { lockKey, prismaQuery, sql } from "../db/sql";
 import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { findingAnchor, listPublicFindings } from "../tasks/findings";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
@@ -160,7 +160,7 @@ export async function joinWaitlist(rawEmail: string) {
   try {
     const position = await db.$transaction(async (tx) => {
       // Positions are dense (1, 2, 3 …): joins are serialised by a transaction-scoped advisory lock.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7240001)`;
+      await lockKey(prismaQuery(tx), "waitlist");
       const last = await tx.waitlistEntry.findFirst({ orderBy: { position: "desc" }, select: { position: true } });
       const entry = await tx.waitlistEntry.create({ data: { email, position: (last?.position ?? 0) + 1 } });
       return entry.position;

@@ -1,4 +1,4 @@
-/** The one place that chooses how watches run: Inngest when configured (CONTRACT §1), else embedded DBOS. */
+/** The one place that chooses how watches run: Inngest when configured, else embedded DBOS. */
 import { env } from "../env";
 import type { Database } from "../db";
 import type { Scheduler } from "../scheduler";

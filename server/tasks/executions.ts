@@ -31,9 +31,10 @@ export async function startExecution(taskId: string, force = false) {
   const now = Date.now();
   const { execution, superseded, watch } = await db.$transaction(async (tx) => {
     // Lock the watch row so two concurrent "run now" calls cannot both pass the open-execution check.
-    const [watch] = await tx.$queryRaw<
-      { id: string; user_id: string }[]
-    >`SELECT id, user_id FROM tasks WHERE id = ${taskId}::uuid FOR UPDATE`;
+    const [watch] = await prismaQuery(tx)<{ id: string; user_id: string }>(
+      `SELECT id, user_id FROM tasks WHERE id = $1::uuid FOR UPDATE`,
+      [taskId],
+    );
     if (!watch) throw notFound();
     const open = await tx.execution.findMany({
       where: { task_id: taskId, status: { in: OPEN } },

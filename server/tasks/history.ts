@@ -1,22 +1,17 @@
 /**
- * A watch's definition history (CONTRACT §11): every update that changes a definition field is one entry with each
- * changed field's value before and after, written in the update's own transaction.
+ * A watch's definition history: every update that changes a definition field, its state, channels or visibility is
+ * one entry with each changed field's value before and after, written in the update's own transaction.
  */
 import { notFound } from "../errors";
 import { db, type Prisma, type User } from "../db";
-import type { TaskView } from "./schemas";
+import { DEFINITION_FIELDS, type TaskView } from "./schemas";
 
-export const DEFINITION_FIELDS = [
-  "name",
-  "search_query",
-  "condition_description",
+/** What an entry compares: the definition, and the watch's state, channels and visibility. */
+const HISTORY_FIELDS = [
+  ...DEFINITION_FIELDS,
   "state",
   "notifications",
   "is_public",
-  "min_confidence",
-  "min_sources",
-  "min_interval_minutes",
-  "max_interval_minutes",
 ] as const satisfies readonly (keyof TaskView)[];
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -24,7 +19,7 @@ export type Changes = Record<string, { from: unknown; to: unknown }>;
 /** The definition fields that differ between two views of a watch, or null when none does. */
 export function definitionChanges(before: TaskView, after: TaskView): Changes | null {
   const changes: Changes = {};
-  for (const field of DEFINITION_FIELDS)
+  for (const field of HISTORY_FIELDS)
     if (JSON.stringify(before[field]) !== JSON.stringify(after[field]))
       changes[field] = { from: before[field], to: after[field] };
   return Object.keys(changes).length ? changes : null;

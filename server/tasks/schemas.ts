@@ -1,4 +1,4 @@
-/** Wire shapes of watches ("tasks" in the API), executions and notification configs (SPEC §2). */
+/** Wire shapes of watches ("tasks" in the API), executions and notification configs. */
 import { z } from "zod";
 import { env } from "../env";
 import { text } from "../text";
@@ -46,10 +46,10 @@ export const cadenceFloor = () => Math.ceil(env.MIN_RUN_INTERVAL_MS / 60_000);
 export const CADENCE_CEILING = 43_200;
 const Minutes = () => z.number().int().min(cadenceFloor()).max(CADENCE_CEILING);
 
-/** A watch's trust bounds unless it sets its own (CONTRACT §8; the columns' defaults too). */
+/** A watch's trust bounds unless it sets its own (the columns' defaults too). */
 export const TRUST_DEFAULTS = { min_confidence: 0.6, min_sources: 1 };
 
-/** How sure and how corroborated a finding must be before it is sent (CONTRACT §8), and the cadence bounds (§11). */
+/** How sure and how corroborated a finding must be before it is sent, and the cadence bounds. */
 const trustAndCadence = {
   min_confidence: z
     .number()
@@ -89,15 +89,32 @@ const cadenceOrdered = (v: { min_interval_minutes?: number; max_interval_minutes
     });
 };
 
+/**
+ * A watch's definition: what it asks and how it is checked, beside its state, visibility and channels. Create takes
+ * these (only the query is required), update any of them. Fork copies them, a failed update writes them back, the
+ * definition history compares them and `watchctl export` writes them, each by this list, so a field added here is
+ * carried by all of them (the CLI's file format fails to compile until it carries the field too).
+ */
+const definition = {
+  name: Name.optional(),
+  search_query: Query,
+  condition_description: Condition.optional(),
+  ...trustAndCadence,
+};
+export type DefinitionField = keyof typeof definition;
+export const DEFINITION_FIELDS = Object.keys(definition) as DefinitionField[];
+
+/** The definition fields of a row, an input or a view. */
+export function pickDefinition<T extends Partial<Record<DefinitionField, unknown>>>(source: T) {
+  return Object.fromEntries(DEFINITION_FIELDS.map((f) => [f, source[f]])) as Pick<T, DefinitionField & keyof T>;
+}
+
 export const CreateTaskInput = z
   .object({
-    name: Name.optional(),
-    search_query: Query,
-    condition_description: Condition.optional(),
+    ...definition,
     state: z.enum(["active", "paused"]).optional(),
     run_immediately: z.boolean().optional(),
     notifications: NotificationsInput.optional(),
-    ...trustAndCadence,
   })
   .strict()
   .superRefine(cadenceOrdered);
@@ -114,12 +131,10 @@ export const PreviewInput = z
 export const UpdateTaskInput = z
   .object({
     id: Id,
-    name: Name.optional(),
+    ...definition,
     search_query: Query.optional(),
-    condition_description: Condition.optional(),
     state: TaskStateSchema.optional(),
     notifications: NotificationsInput.optional(),
-    ...trustAndCadence,
   })
   .strict()
   .superRefine(cadenceOrdered);

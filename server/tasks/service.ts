@@ -1,7 +1,7 @@
 /**
- * Watches ("tasks"): creation, reads with owner/non-owner views, partial updates with the state machine
- * of SPEC §3.1, visibility and forking. A state change calls the scheduler after its commit; when the
- * scheduler fails, the request's changes are written back (SPEC §3.1 rule 2).
+ * Watches ("tasks"): creation, reads with owner/non-owner views, partial updates with the state machine below,
+ * visibility and forking. A state change calls the scheduler after its commit; when the scheduler fails, every change
+ * of the request is written back, so a watch is never left active without a scheduled check (or paused with one).
  */
 import { DomainError, notFound, validationError } from "../errors";
 import { db, Prisma, type TaskState, type User } from "../db";
@@ -9,7 +9,7 @@ import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
 import { parseNotifications } from "./notifications";
-import { CADENCE_ORDER, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
+import { CADENCE_ORDER, pickDefinition, type CreateTaskInput, type UpdateTaskInput } from "./schemas";
 import { findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
@@ -24,7 +24,7 @@ import type { z } from "zod";
 const DEFAULT_NAME = "New Monitor";
 const MAX_NAME = 200;
 
-/** Valid transitions (SPEC §3.1). Setting the current state again is a no-op, not a transition. */
+/** Valid transitions (a completed watch can only be made active again). Setting the current state again is a no-op. */
 const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   active: ["paused", "completed"],
   paused: ["active"],
@@ -58,15 +58,11 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
     client.task.create({
       data: {
         user_id: user.id,
+        ...pickDefinition(input),
         name: input.name ?? DEFAULT_NAME,
-        search_query: input.search_query,
         condition_description: input.condition_description ?? input.search_query,
         state,
         next_run: state === "active" ? now : null,
-        min_confidence: input.min_confidence,
-        min_sources: input.min_sources,
-        min_interval_minutes: input.min_interval_minutes,
-        max_interval_minutes: input.max_interval_minutes,
         ...(notifications.length ? { notifications: { create: notifications } } : {}),
       },
       ...(notifications.length ? { include: { notifications: true } } : {}),
@@ -181,17 +177,11 @@ async function restoreTask(before: TaskRow, changeId: string | null) {
     db.task.update({
       where: { id: before.id },
       data: {
-        name: before.name,
-        search_query: before.search_query,
-        condition_description: before.condition_description,
+        ...pickDefinition(before),
         state: before.state,
         state_changed_at: before.state_changed_at,
         next_run: before.next_run,
         updated_at: before.updated_at,
-        min_confidence: before.min_confidence,
-        min_sources: before.min_sources,
-        min_interval_minutes: before.min_interval_minutes,
-        max_interval_minutes: before.max_interval_minutes,
       },
     }),
   ]);
@@ -211,7 +201,7 @@ export async function deleteTask(user: User, id: string) {
   await db.$transaction(async (tx) => {
     await tx.task.delete({ where: { id } });
     // A deleted fork no longer counts for the watch it was forked from.
-    await recountSubscribers(tx, [task.forked_from_task_id]);
+    await recountSubscribers(prismaQuery(tx), [task.forked_from_task_id]);
   });
   await scheduler().disarm(id, task.next_run);
   for (const e of task.executions) await scheduler().cancelRun(e.id);
@@ -242,16 +232,11 @@ export async function forkTask(user: User, id: string, name?: string) {
     const created = await tx.task.create({
       data: {
         user_id: user.id,
+        ...pickDefinition(source),
         name: forkName,
-        search_query: source.search_query,
-        condition_description: source.condition_description,
         state: "paused",
         is_public: false,
         forked_from_task_id: source.id,
-        min_confidence: source.min_confidence,
-        min_sources: source.min_sources,
-        min_interval_minutes: source.min_interval_minutes,
-        max_interval_minutes: source.max_interval_minutes,
         notifications: own
           ? {
               create: source.notifications.map((n) => ({
@@ -266,7 +251,7 @@ export async function forkTask(user: User, id: string, name?: string) {
       },
       include: taskInclude,
     });
-    if (!own) await recountSubscribers(tx, [source.id]);
+    if (!own) await recountSubscribers(prismaQuery(tx), [source.id]);
     return created;
   });
   return ownerTaskView(row);

@@ -10,6 +10,7 @@
  */
 import type { WebhookEvent } from "@clerk/backend/webhooks";
 import type { Caller } from "../auth";
+import { prismaQuery } from "../db/sql";
 import { fetchClerkProfile, profileFromUserJson, type ClerkProfile } from "../auth/clerk";
 import { db, Prisma, type User } from "../db";
 import { isDomainError } from "../errors";
@@ -134,7 +135,10 @@ async function applyUserEvent(event: UserEvent) {
     });
     const follows = await tx.follow.findMany({ where: { user_id: user.id }, select: { task_id: true } });
     await tx.user.delete({ where: { id: user.id } });
-    await recountSubscribers(tx, [...forks.map((f) => f.forked_from_task_id), ...follows.map((f) => f.task_id)]);
+    await recountSubscribers(prismaQuery(tx), [
+      ...forks.map((f) => f.forked_from_task_id),
+      ...follows.map((f) => f.task_id),
+    ]);
   });
   return "deleted";
 }

@@ -1,5 +1,5 @@
 /**
- * Local time for a user's email settings (CONTRACT §11): quiet hours in their IANA time zone, and the daily digest's
+ * Local time for a user's email settings: quiet hours in their IANA time zone, and the daily digest's
  * hour. Pure functions over instants; time zones come from the runtime's Intl (the IANA database), DST included.
  */
 

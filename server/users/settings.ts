@@ -1,5 +1,5 @@
 /**
- * A user's email settings (CONTRACT §11): their time zone, quiet hours (email held until they end; webhooks never
+ * A user's email settings: their time zone, quiet hours (email held until they end; webhooks never
  * wait) and the daily digest (one email at 08:00 local with every finding since the last one, instead of one each).
  */
 import { z } from "zod";

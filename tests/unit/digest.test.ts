@@ -1,4 +1,4 @@
-/** The daily digest's sections (CONTRACT §11): one per watch, findings in time order, times in the reader's zone. */
+/** The daily digest's sections: one per watch, findings in time order, times in the reader's zone. */
 import { describe, expect, it } from "vitest";
 import { groupByWatch } from "@/server/notify/digest";
 

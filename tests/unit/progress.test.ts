@@ -45,9 +45,9 @@ describe("the record step's progress", () => {
   const base = {
     condition_met: true,
     confidence: 0.92,
-    findingTitle: "Beta 1 is out",
+    findingTitle: "Beta 1 is out" as string | null,
     isNew: true,
-    held: null,
+    held: null as string | null,
     notified: true,
     retracted: false,
     channels: ["email", "webhook"],

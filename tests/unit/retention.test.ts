@@ -1,5 +1,5 @@
 /**
- * Retention (CONTRACT §12, server/retention.ts): which runs and send records the daily job deletes, in batches, and
+ * Retention (server/retention.ts): which runs and send records the daily job deletes, in batches, and
  * the job as a workflow (it re-arms itself for the next 03:00 UTC under an id unique per time). On PostgreSQL in the
  * Postgres tier, on the embedded database otherwise.
  */

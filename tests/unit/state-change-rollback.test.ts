@@ -1,5 +1,5 @@
 /**
- * SPEC §3.1 rule 2: a state change whose scheduler call fails rolls back every change of the request and
+ * A state change whose scheduler call fails rolls back every change of the request and
  * answers 500. Run in-process on a real database (PostgreSQL in the Postgres tier) with a failing scheduler.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

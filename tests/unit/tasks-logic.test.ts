@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from "@/server/db/availability";
 import { checkTransition } from "@/server/tasks/service";
 import { ownerTaskView, publicTaskView, resolutionOf, type TaskRow } from "@/server/tasks/views";
 
-describe("state machine (SPEC §3.1)", () => {
+describe("state machine", () => {
   it("allows the listed transitions and same-state no-ops, rejects the rest with the spec text", () => {
     for (const [from, to] of [
       ["active", "paused"],
@@ -101,7 +101,7 @@ describe("views", () => {
   });
 });
 
-describe("resolution (CONTRACT §10)", () => {
+describe("resolution (the verdict)", () => {
   const finding = {
     retracted_by_execution_id: null,
     completed_at: new Date("2026-11-02T09:30:00Z"),

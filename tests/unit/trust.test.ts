@@ -1,4 +1,4 @@
-/** The confidence and corroboration gate of CONTRACT §8: edges, same-site subdomains, public suffixes, duplicates. */
+/** The confidence and corroboration gate: edges, same-site subdomains, public suffixes, duplicates. */
 import { describe, expect, it } from "vitest";
 import { gate, independentSites } from "@/server/runs/trust";
 

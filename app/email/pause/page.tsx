@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { LinkAction } from "../../link-action";
+import { LinkPage } from "../../link-page";
 
 export const metadata: Metadata = { title: "Pause a watch", robots: { index: false } };
 
@@ -10,28 +10,14 @@ export default async function PauseWatchPage({
 }) {
   const { task, token } = await searchParams;
   return (
-    <main className="narrow">
-      <div className="card stack">
-        <h1>Pause this watch</h1>
-        {task && token ? (
-          <>
-            <p>
-              The agent stops checking and you get no more notifications from this watch until you resume it in the
-              dashboard.
-            </p>
-            <LinkAction
-              endpoint="/api/v1/email/pause"
-              body={{ task, token }}
-              label="Pause the watch"
-              doneText="The watch is paused."
-            />
-          </>
-        ) : (
-          <p className="notice" data-tone="warn">
-            This link is incomplete. Open the link from the email again.
-          </p>
-        )}
-      </div>
-    </main>
+    <LinkPage
+      title="Pause this watch"
+      body={task && token ? { task, token } : null}
+      endpoint="/api/v1/email/pause"
+      label="Pause the watch"
+      doneText="The watch is paused."
+    >
+      The agent stops checking and you get no more notifications from this watch until you resume it in the dashboard.
+    </LinkPage>
   );
 }
