@@ -269,13 +269,14 @@ test("while a check runs, Run now counts up, its steps show as they happen, and 
   await expect(row).toContainText("running");
   await expect(row).toContainText(/met|not met/, { timeout: 30_000 });
 
+  // A slow check this time: its steps show while the model still thinks.
+  await request.put(`/api/v1/tasks/${task.id}`, { data: { search_query: `${name} slow` } });
   expect((await request.post(`/api/v1/tasks/${task.id}/execute`)).ok()).toBe(true);
   await page.goto(`/dashboard/w/${task.id}`);
   const running = page.getByRole("button", { name: /^Running… \d+:\d\d$/ });
   await expect(running).toBeDisabled();
-  // Its steps as they happen: the search is there while the model still thinks.
   const steps = page.getByTestId("live-steps");
-  await expect(steps).toContainText(`Searched ${name}`);
+  await expect(steps).toContainText(`Searched ${name} slow`);
   await screenshot(page, "design/watch-running");
   await page.setViewportSize(VIEWPORTS[1]);
   await screenshot(page, "design/watch-running-phone");

@@ -75,7 +75,7 @@ export function VerdictCard({
         <p className="muted verdict-foot">
           {latest ? "" : "The agent has not found this yet."}
           {next ? <> {next}</> : null}
-          {latest?.reason ? <> {latest.reason}</> : null}
+          {latest?.reason ? <span className="small block">Why then: {latest.reason}</span> : null}
         </p>
       ) : null}
       {r.status === "resolved" ? (
