@@ -82,7 +82,7 @@ function LiveSteps({ execution }: { execution: Execution }) {
         </span>
       </div>
       {steps.length ? (
-        <ol className="steps" aria-live="polite">
+        <ol className="progress-steps" aria-live="polite">
           {steps.map((p, i) => (
             <li key={i} data-step={p.step}>
               <span className="muted small">{STEP_WORDS[p.step]}</span> <span className="step-detail">{p.detail}</span>
