@@ -184,13 +184,14 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 
 export type Env = z.infer<typeof schema> & { APP_URL: string };
 
-function load(): Env {
+/** The configuration in `source` (the process's environment), validated; throws with one line per problem. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = schema
     .refine((v) => v.REQUEST_HEADERS_TIMEOUT_MS <= v.REQUEST_BODY_TIMEOUT_MS, {
       path: ["REQUEST_HEADERS_TIMEOUT_MS"],
       message: "must not be greater than REQUEST_BODY_TIMEOUT_MS",
     })
-    .safeParse(process.env);
+    .safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
@@ -200,7 +201,7 @@ function load(): Env {
 }
 
 const g = globalThis as unknown as { __watchEnv?: Env };
-export const env: Env = (g.__watchEnv ??= load());
+export const env: Env = (g.__watchEnv ??= loadEnv());
 
 /** The publishable key Clerk's browser SDK gets (sign-in and dashboard pages), also what their policy allows. */
 export const clerkPublishableKey = () => env.NEXT_PUBLIC_CLERK_PUBLISHABLE_KEY ?? env.CLERK_PUBLISHABLE_KEY;

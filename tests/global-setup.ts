@@ -1,33 +1,40 @@
 /**
- * One built server for the HTTP suites (fresh embedded database, or DATABASE_URL when set), with the
- * Clerk Backend API stubbed locally. Test files reach it through `inject("server")` (tests/helpers/api.ts).
+ * The black-box tier's shared server: the built server (fresh embedded database, or DATABASE_URL when set) with every
+ * outside service stubbed (tests/helpers/stubs: Clerk, the model, search, Resend, a webhook receiver), Clerk sign-in
+ * and SERVICE_NOAUTH=1 (requests from this machine without credentials act as the test user), and TRUST_PROXY=1 so
+ * that a test speaks as a visitor from an address of its own (X-Forwarded-For), apart from other tests' per-IP limits.
+ * Test files reach it through tests/helpers/api.ts (`call`, `server()`, `sharedStubs()`).
  */
 import { exportPKCS8 } from "jose";
 import type { TestProject } from "vitest/node";
-import { clerkKeys, startClerkStub, TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
-import { ensureBuild, prepareTemplate, startServer } from "./helpers/server";
+import { ensureBuild, startServer } from "./helpers/server";
+import { startStubs, type StubUrls } from "./helpers/stubs";
+import { TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    server: { url: string; clerkPrivatePem: string; clerkPublicPem: string; clerkApiUrl: string };
+    server: { url: string; clerkPrivatePem: string; clerkPublicPem: string; stubs: StubUrls };
   }
 }
 
 export default async function setup(project: TestProject) {
   ensureBuild();
-  await prepareTemplate();
-  const keys = await clerkKeys();
-  const clerk = await startClerkStub();
-  const server = await startServer(serverEnv(keys.publicPem, clerk.url));
+  const stubs = await startStubs();
+  const server = await startServer({
+    ...stubs.clerkEnv(),
+    ...stubs.servicesEnv(),
+    SERVICE_NOAUTH: "1",
+    TRUST_PROXY: "1",
+  });
   project.provide("server", {
     url: server.url,
-    clerkPrivatePem: await exportPKCS8(keys.privateKey),
-    clerkPublicPem: keys.publicPem,
-    clerkApiUrl: clerk.url,
+    clerkPrivatePem: await exportPKCS8(stubs.clerk.keys.privateKey),
+    clerkPublicPem: stubs.clerk.keys.publicPem,
+    stubs: stubs.urls,
   });
   return async () => {
     await server.stop();
-    await clerk.close();
+    await stubs.close();
   };
 }
 

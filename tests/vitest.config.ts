@@ -13,12 +13,32 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: false,
     projects: [
-      { ...shared, extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root } },
+      {
+        ...shared,
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root, globalSetup: ["tests/template-setup.ts"] },
+      },
+      // The service in-process (tests/helpers/service.ts): routers, REST, runs and deliveries on a database per file.
+      {
+        ...shared,
+        extends: true,
+        test: {
+          name: "service",
+          include: ["tests/service/**/*.test.ts"],
+          root,
+          globalSetup: ["tests/template-setup.ts"],
+        },
+      },
       // Black-box tests against one built server started by the global setup.
       {
         ...shared,
         extends: true,
-        test: { name: "http", include: ["tests/http/**/*.test.ts"], root, globalSetup: ["tests/global-setup.ts"] },
+        test: {
+          name: "http",
+          include: ["tests/http/**/*.test.ts"],
+          root,
+          globalSetup: ["tests/template-setup.ts", "tests/global-setup.ts"],
+        },
       },
     ],
   },

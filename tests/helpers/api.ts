@@ -1,9 +1,16 @@
-/** Helpers for black-box HTTP tests against the server started in tests/global-setup.ts. */
+/** Helpers for black-box HTTP tests against the server started in tests/global-setup.ts (`base`: another server). */
 import { importPKCS8 } from "jose";
 import { inject } from "vitest";
-import { mintSessionToken, type ClerkKeys } from "./clerk";
+import type { ClerkKeys } from "./clerk";
+import { apiClient, type CallOptions, type Res } from "./client";
+import { remoteStubs } from "./stubs";
+
+export { uniqueId, type Res, type TestUser } from "./client";
 
 export const server = () => inject("server");
+
+/** The stubs behind the shared server (they run in the global setup's process). */
+export const sharedStubs = () => remoteStubs(server().stubs);
 
 let keys: Promise<ClerkKeys> | undefined;
 export function testClerkKeys(): Promise<ClerkKeys> {
@@ -13,64 +20,20 @@ export function testClerkKeys(): Promise<ClerkKeys> {
   })));
 }
 
-export type Res<T = any> = { status: number; headers: Headers; body: T; text: string };
+const shared = apiClient((path, init) => fetch(server().url + path, init), testClerkKeys);
+const clients = new Map<string, ReturnType<typeof apiClient>["call"]>();
 
-/** fetch against the test server; `auth` is a bearer token (API key or JWT). */
-export async function call<T = any>(
+/** fetch against the test server (or the one at `base`); `auth` is a bearer token (API key or JWT). */
+export function call<T = any>(
   method: string,
   path: string,
-  opts: { auth?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; base?: string } = {},
+  opts: CallOptions & { base?: string } = {},
 ): Promise<Res<T>> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.auth) headers.authorization = `Bearer ${opts.auth}`;
-  let body: string | undefined = opts.rawBody;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const res = await fetch((opts.base ?? server().url) + path, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  if (!opts.base) return shared.call(method, path, opts);
+  const base = opts.base;
+  let other = clients.get(base);
+  if (!other) clients.set(base, (other = apiClient((p, init) => fetch(base + p, init), testClerkKeys).call));
+  return other(method, path, opts);
 }
 
-let counter = 0;
-export const uniqueId = (prefix = "user") =>
-  `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-export type TestUser = { clerkId: string; token: string; id: string; email: string };
-
-/**
- * A signed-in, synced dashboard user. `role`: "developer"/"admin" make the Clerk stub report that role.
- */
-export async function newUser(role?: "developer" | "admin", opts: { username?: string } = {}): Promise<TestUser> {
-  const clerkId = uniqueId(role === "developer" ? "user_dev" : role === "admin" ? "user_admin" : "user");
-  const token = await mintSessionToken(await testClerkKeys(), clerkId);
-  const synced = await call("POST", "/auth/sync-user", { auth: token });
-  if (synced.status !== 200) throw new Error(`sync-user failed: ${synced.status} ${synced.text}`);
-  const user: TestUser = { clerkId, token, id: synced.body.user.id, email: synced.body.user.email };
-  if (opts.username) {
-    const r = await call("PATCH", "/api/v1/users/me/username", { auth: token, body: { username: opts.username } });
-    if (r.status !== 200) throw new Error(`username failed: ${r.status} ${r.text}`);
-  }
-  return user;
-}
-
-/** A developer user with an API key. */
-export async function newApiKeyUser(): Promise<TestUser & { apiKey: string; keyId: string }> {
-  const user = await newUser("developer");
-  const r = await call("POST", "/auth/api-keys", { auth: user.token, body: { name: "test" } });
-  if (r.status !== 200) throw new Error(`api key failed: ${r.status} ${r.text}`);
-  return { ...user, apiKey: r.body.key, keyId: r.body.key_info.id };
-}
-
-export async function createTask(auth: string, body: Record<string, unknown> = {}) {
-  const r = await call("POST", "/api/v1/tasks", { auth, body: { search_query: "Postgres 19 beta release", ...body } });
-  if (r.status !== 200) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body;
-}
+export const { newUser, newApiKeyUser, createTask } = shared;

@@ -34,16 +34,19 @@ export type RunningServer = {
 
 /**
  * What a server's first start leaves (the database created and migrated, the engine's tables made): a data directory,
- * or a PostgreSQL database in the Postgres tier. Made once per run by the HTTP global setup (that start is itself a
- * first start); each fresh server starts on a copy of it, which saves the ~7 s of a first start on PGlite.
+ * or a PostgreSQL database in the Postgres tier. Made once per run, in-process (./service.ts, firstStart); each fresh
+ * server and in-process test database starts on a copy of it, which saves the ~7 s of a first start on PGlite.
  */
 const TEMPLATE = "WATCH_TEST_TEMPLATE";
 
 export async function prepareTemplate() {
-  if (process.env[TEMPLATE]) return;
-  const first = await startServer();
-  await first.stop();
-  process.env[TEMPLATE] = first.databaseUrl ? new URL(first.databaseUrl).pathname.slice(1) : first.dataDir;
+  const g = globalThis as { __watchTemplate?: Promise<void> };
+  return (g.__watchTemplate ??= (async () => {
+    if (process.env[TEMPLATE]) return;
+    const { firstStart } = await import("./service");
+    const first = await firstStart();
+    process.env[TEMPLATE] = first.databaseUrl ? new URL(first.databaseUrl).pathname.slice(1) : first.dataDir;
+  })());
 }
 
 export function freshDataDir() {
@@ -69,6 +72,10 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
   return url.toString();
 }
 
+/** Servers this process started: a test that fails or times out mid-restart must not leave one running. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
+
 export async function startServer(
   env: Record<string, string | undefined> = {},
   opts: { dataDir?: string; port?: number } = {},
@@ -91,6 +98,8 @@ export async function startServer(
     } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));

@@ -236,7 +236,7 @@ describe("security headers", () => {
       await call("GET", "/api/health"),
       await call("GET", "/api/v1/public/tasks"),
       await call("GET", `/api/v1/public/tasks/id/${task.id}/rss`),
-      await call("GET", "/api/v1/tasks"),
+      await call("GET", "/api/v1/tasks", { headers: { authorization: "Basic x" } }), // 401
       await call("POST", "/api/v1/tasks", { auth: owner.token, body: { search_query: "" } }),
       await call("GET", "/api/v1/openapi.json"),
       await call("GET", "/docs/assets/init.js"),

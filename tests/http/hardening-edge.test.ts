@@ -19,7 +19,7 @@ let own: RunningServer;
 
 beforeAll(async () => {
   own = await startServer({
-    ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
+    ...serverEnv(server().clerkPublicPem, server().stubs.clerk),
     TRUST_PROXY: "1",
     CLERK_WEBHOOK_SECRET: WEBHOOK_SECRET,
     REQUEST_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),

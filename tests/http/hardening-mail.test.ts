@@ -27,7 +27,7 @@ let searx: Awaited<ReturnType<typeof startSearxStub>>;
 let resend: Awaited<ReturnType<typeof startResendStub>>;
 const answers = new Map<string, StubDecision>();
 const serverVars = () => ({
-  ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
+  ...serverEnv(server().clerkPublicPem, server().stubs.clerk),
   ...stubbedServiceEnv({ model, searx, resend }),
   TRUST_PROXY: "1",
   EMAILS_PER_RECIPIENT_PER_HOUR: "1",

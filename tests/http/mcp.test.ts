@@ -30,7 +30,7 @@ beforeAll(async () => {
   );
   searx = await startSearxStub();
   own = await startServer({
-    ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
+    ...serverEnv(server().clerkPublicPem, server().stubs.clerk),
     AGENT_MODEL: "openai-compatible:stub",
     AGENT_BASE_URL: `${model.url}/v1`,
     SEARXNG_URL: searx.url,

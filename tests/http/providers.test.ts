@@ -109,7 +109,7 @@ describe("Gemini with Google Search, the default model", () => {
     );
     const task = (await call("GET", `/api/v1/tasks/${id}`, { base })).body;
     expect(task.state).toBe("active");
-    // The first retry comes a minute after the failure (CONTRACT §5: backoff, the watch stays active).
+    // The first retry comes a minute after the failure (backoff; the watch stays active).
     const retryIn = new Date(task.next_run).getTime() - new Date(failed.completed_at).getTime();
     expect(retryIn).toBeGreaterThan(55_000);
     expect(retryIn).toBeLessThan(65_000);

@@ -1,5 +1,5 @@
 /** Stubs for delivery: the Resend API (RESEND_BASE_URL) and a webhook receiver. */
-import { startStub, type StubReply } from "./http";
+import { startStub, type StubReply, type StubRequest } from "./http";
 
 export async function startResendStub(reply: () => StubReply = () => ({ json: { id: `email_${Date.now()}` } })) {
   // GET /sent lists what was sent, for tests in another process (the browser tests' workers).
@@ -15,6 +15,8 @@ export async function startResendStub(reply: () => StubReply = () => ({ json: { 
   return { ...stub, emails };
 }
 
-export async function startWebhookReceiver(reply: () => StubReply = () => ({ status: 200, text: "ok" })) {
-  return startStub(() => reply());
+export async function startWebhookReceiver(
+  reply: (req: StubRequest) => StubReply = () => ({ status: 200, text: "ok" }),
+) {
+  return startStub((req) => reply(req));
 }

@@ -1,50 +1,29 @@
 /**
- * Sharing a watch (CONTRACT §10) on a running server, the stub model steered per watch: the verdict (`resolution`)
- * on owner and public views through a finding, its retraction and completion; the badge for each status; JSON Feed
- * beside RSS; conditional GET on the feeds, the badge and the public watch JSON; the Open Graph image.
+ * Sharing a watch, the stub model steered per watch: the verdict (`resolution`) on owner and public views through a
+ * finding, its retraction and completion; the badge for each status; JSON Feed beside RSS; conditional GET on the
+ * feeds, the badge and the public watch JSON. The public page and the Open Graph image are rendered by Next.js:
+ * tests/http/pages.test.ts.
  */
 import { xml2js, type ElementCompact } from "xml-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
-import {
-  decisionFor,
-  startModelStub,
-  startSearxStub,
-  stubbedServiceEnv,
-  type StubDecision,
-} from "../helpers/stubs/model";
-import { startResendStub } from "../helpers/stubs/receivers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { withService } from "../helpers/service";
+import { decisionFor, type StubDecision } from "../helpers/stubs/model";
 import { waitFor } from "../helpers/wait";
 
-let server: RunningServer;
-let model: Awaited<ReturnType<typeof startModelStub>>;
-let searx: Awaited<ReturnType<typeof startSearxStub>>;
-let resend: Awaited<ReturnType<typeof startResendStub>>;
-/** What the stub model answers, per watch (search query). */
-const answers = new Map<string, StubDecision>();
+// TRUST_PROXY: each test reads the public endpoints from an address of its own, so per-IP limits never mix.
+const app = withService({ SERVICE_NOAUTH: "1", TRUST_PROXY: "1" });
 
 beforeAll(async () => {
-  model = await startModelStub((query) => answers.get(query) ?? decisionFor());
-  searx = await startSearxStub();
-  resend = await startResendStub();
-  // TRUST_PROXY: each test reads the public endpoints from an address of its own, so per-IP limits never mix.
-  server = await startServer({ ...stubbedServiceEnv({ model, searx, resend }), TRUST_PROXY: "1" });
   await api("PATCH", "/api/v1/users/me/username", { username: `share${Date.now().toString(36)}` });
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all([model, searx, resend].map((s) => s?.close()));
-});
-
-const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
+const api = (method: string, path: string, body?: unknown) => app.call(method, path, { body });
 let addresses = 0;
 /** An anonymous visitor from an address of its own. */
 function visitor() {
   const ip = `198.51.100.${++addresses}`;
   return (path: string, headers: Record<string, string> = {}) =>
-    call("GET", path, { base: server.url, headers: { "x-forwarded-for": ip, ...headers } });
+    app.call("GET", path, { headers: { "x-forwarded-for": ip, ...headers } });
 }
 
 async function publicWatch(query: string) {
@@ -56,7 +35,7 @@ async function publicWatch(query: string) {
 
 /** Runs the watch now with this answer of the model and waits for the run's outcome. */
 async function runNow(id: string, query: string, decision: StubDecision) {
-  answers.set(query, decision);
+  app.stubs.model.answer(query, decision);
   const started = await api("POST", `/api/v1/tasks/${id}/execute`);
   expect(started.status).toBe(200);
   return waitFor("the run", async () => {
@@ -67,7 +46,7 @@ async function runNow(id: string, query: string, decision: StubDecision) {
 
 /** Resumes the watch, whose first scheduled run (due at once) finds this and completes it; that run. */
 async function completedByAgent(id: string, query: string, decision: StubDecision) {
-  answers.set(query, { ...decision, done: true });
+  app.stubs.model.answer(query, { ...decision, done: true });
   expect((await api("PUT", `/api/v1/tasks/${id}`, { state: "active" })).status).toBe(200);
   await waitFor(
     "the watch completed",
@@ -284,54 +263,5 @@ describe("conditional GET", () => {
       expect(r.headers.get("etag"), path).not.toBe(first.get(path));
       expect((await get(path, { "if-none-match": r.headers.get("etag")! })).status, path).toBe(304);
     }
-  });
-});
-
-describe("Open Graph image", () => {
-  it("is a PNG of a public watch's verdict; 404 for a private one", async () => {
-    const query = "Is the 🦄 release out? ソフト";
-    const id = await publicWatch(query);
-    await runNow(id, query, decisionFor({ finding_key: "og-1" }));
-    const res = await fetch(`${server.url}/w/${id}/opengraph-image`, {
-      headers: { "x-forwarded-for": "203.0.113.200" },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("image/png");
-    expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
-    expect(res.headers.get("content-security-policy")).toBeNull(); // an image, not a page
-    const png = Buffer.from(await res.arrayBuffer());
-    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
-
-    const page = await (await fetch(`${server.url}/w/${id}`)).text();
-    expect(page).toMatch(new RegExp(`<meta property="og:image" content="[^"]*/w/${id}/opengraph-image`));
-
-    await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: false });
-    const hidden = await fetch(`${server.url}/w/${id}/opengraph-image`);
-    expect(hidden.status).toBe(404);
-    expect(await hidden.json()).toEqual({ detail: "Task not found" });
-  });
-});
-
-describe("the public page", () => {
-  it("leads with the verdict card, links both feeds and offers the badge's embed snippets", async () => {
-    const query = "Is Postgres 19 beta out?";
-    const id = await publicWatch(query);
-    await runNow(id, query, decisionFor({ finding_key: "page-1", answer: "Beta 1 shipped on **2 Nov**." }));
-    const html = await (
-      await fetch(`${server.url}/w/${id}`, { headers: { "x-forwarded-for": "203.0.113.201" } })
-    ).text();
-    expect(html).toMatch(/<link rel="alternate" type="application\/rss\+xml" href="[^"]+\/rss"/);
-    expect(html).toMatch(/<link rel="alternate" type="application\/feed\+json" href="[^"]+\/feed\.json"/);
-    const card = html.slice(html.indexOf('aria-labelledby="verdict-status verdict"'), html.indexOf('id="embed"'));
-    expect(card).toMatch(/Found <time [^>]+>\d{1,2} \w{3} \d{4}<\/time>/);
-    expect(card).toContain(">Yes, per these sources</h2>");
-    expect(card).toContain("<strong>2 Nov</strong>");
-    expect(card).toContain("PostgreSQL 19 Beta 1 Released");
-    expect(html.indexOf('aria-labelledby="verdict-status verdict"')).toBeLessThan(html.indexOf("Searching"));
-    expect(html).toContain(`/api/v1/public/tasks/id/${id}/badge.svg)](`);
-    expect(html).toContain(`&lt;img src=&quot;`);
-    expect(html).toContain(">Copy Markdown</button>");
-    expect(html).toContain(">Copy HTML</button>");
   });
 });

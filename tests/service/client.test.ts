@@ -1,4 +1,7 @@
-/** The SDK (client/) against the real server: every method, typed errors, NOAUTH mode, 429 retries, webhooks. */
+/**
+ * The SDK (client/) against the service (in-process, at `app.url`): every method, typed errors, NOAUTH mode, 429
+ * retries, webhooks.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -11,12 +14,13 @@ import {
   type WatchClient,
 } from "@/client";
 import { readSnapshot } from "@/client/generate";
-import { call, newApiKeyUser, newUser, server } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
+import { withService } from "../helpers/service";
 import { startStub } from "../helpers/stubs/http";
-import { startModelStub, startSearxStub } from "../helpers/stubs/model";
-import { startWebhookReceiver } from "../helpers/stubs/receivers";
 import { settledSends, waitFor } from "../helpers/wait";
+
+// No model but in the last part: a run fails at once.
+const app = withService({ AGENT_MODEL: undefined, AGENT_BASE_URL: undefined });
+const { call, newApiKeyUser, newUser } = app;
 
 it("client/openapi.json is what the server serves (run `npm run client:snapshot` after API changes)", async () => {
   const served = await call("GET", "/api/v1/openapi.json");
@@ -29,7 +33,7 @@ describe("SDK with an API key", () => {
   let user: Awaited<ReturnType<typeof newApiKeyUser>>;
   beforeAll(async () => {
     user = await newApiKeyUser();
-    sdk = createClient({ apiKey: user.apiKey, baseUrl: server().url });
+    sdk = createClient({ apiKey: user.apiKey, baseUrl: app.url });
   });
 
   it("covers every watch operation", async () => {
@@ -96,13 +100,13 @@ describe("SDK with an API key", () => {
       sdk.watches.create({ search_query: "x", state: "paused" }).then((t) => sdk.watches.setVisibility(t.id, true)),
     ).rejects.toThrow(/username/i);
     const author = await newUser("developer", { username: `sdk${Date.now().toString(36)}` });
-    const authorSdk = createClient({ apiKey: author.token, baseUrl: server().url });
+    const authorSdk = createClient({ apiKey: author.token, baseUrl: app.url });
     const task = await authorSdk.watches.create({ search_query: "Rust 2027 edition", state: "paused" });
     expect(await authorSdk.watches.setVisibility(task.id, true)).toEqual({ is_public: true });
     const fork = await sdk.watches.fork(task.id);
     expect(fork).toMatchObject({ forked_from_task_id: task.id, is_public: false, user_id: user.id });
     // Anyone may read it, with its verdict, and share it by its page, badge and feeds.
-    const anonymous = createClient({ baseUrl: server().url });
+    const anonymous = createClient({ baseUrl: app.url });
     expect((await anonymous.public.get(task.id)).resolution).toEqual({
       status: "watching",
       since: null,
@@ -113,9 +117,10 @@ describe("SDK with an API key", () => {
       anonymous.public.badgeUrl(task.id),
       anonymous.public.feedUrl(task.id),
       anonymous.public.feedUrl(task.id, "rss"),
-      anonymous.public.pageUrl(task.id),
     ])
       expect((await fetch(url)).status, url).toBe(200);
+    // The page, rendered by Next.js: tests/http/pages.test.ts.
+    expect(anonymous.public.pageUrl(task.id)).toBe(`${app.url}/w/${task.id}`);
     expect(await authorSdk.watches.setVisibility(task.id, false)).toEqual({ is_public: false });
     await expect(sdk.watches.get(task.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(anonymous.public.get(task.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -123,7 +128,7 @@ describe("SDK with an API key", () => {
 
   it("maps errors to typed classes with the server's detail", async () => {
     const other = await newApiKeyUser();
-    const theirs = await createClient({ apiKey: other.apiKey, baseUrl: server().url }).watches.create({
+    const theirs = await createClient({ apiKey: other.apiKey, baseUrl: app.url }).watches.create({
       search_query: "theirs",
       state: "paused",
     });
@@ -147,10 +152,10 @@ describe("SDK with an API key", () => {
 
   it("API keys: create, list, revoke; a revoked key raises AuthenticationError", async () => {
     const dev = await newUser("developer");
-    const dashboard = createClient({ apiKey: dev.token, baseUrl: server().url });
+    const dashboard = createClient({ apiKey: dev.token, baseUrl: app.url });
     const { key, key_info } = await dashboard.apiKeys.create("laptop");
     expect(key).toMatch(/^sk_[A-Za-z0-9]{32}$/);
-    const withKey = createClient({ apiKey: key, baseUrl: server().url });
+    const withKey = createClient({ apiKey: key, baseUrl: app.url });
     expect((await withKey.me()).id).toBe(dev.id);
     expect((await withKey.apiKeys.list()).map((k) => [k.id, k.is_active])).toEqual([[key_info.id, true]]);
     expect(await withKey.apiKeys.revoke(key_info.id)).toEqual({ status: "revoked" });
@@ -158,9 +163,7 @@ describe("SDK with an API key", () => {
     const e = await withKey.watches.list().catch((err) => err);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e).toMatchObject({ status: 401, detail: "Invalid API key" });
-    await expect(createClient({ baseUrl: server().url, noauth: true }).me()).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(createClient({ baseUrl: app.url, noauth: true }).me()).rejects.toBeInstanceOf(AuthenticationError);
   });
 });
 
@@ -198,29 +201,20 @@ describe("retries", () => {
 });
 
 describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
-  let dev: RunningServer;
-  let model: Awaited<ReturnType<typeof startModelStub>>;
-  let searx: Awaited<ReturnType<typeof startSearxStub>>;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  beforeAll(async () => {
-    // The model answers after 1 s, so a second "run now" finds the first one still open.
-    [model, searx, receiver] = await Promise.all([
-      startModelStub(undefined, { answerDelayMs: 1000 }),
-      startSearxStub(),
-      startWebhookReceiver(),
-    ]);
-    dev = await startServer({
+  const dev = { url: app.url };
+  beforeAll(() => {
+    app.setEnv({
+      ...app.stubs.servicesEnv(),
       SERVICE_NOAUTH: "1",
-      AGENT_MODEL: "openai-compatible:stub",
-      AGENT_BASE_URL: `${model.url}/v1`,
-      SEARXNG_URL: searx.url,
       RATE_LIMIT_WINDOW_MS: "2000",
       RATE_LIMIT_USER_PER_MIN: "3",
     });
+    // The model answers after 1 s, so a second "run now" finds the first one still open.
+    app.stubs.model.delay(1000);
   });
-  afterAll(async () => {
-    await dev?.stop();
-    await Promise.all([model, searx, receiver].map((s) => s?.close()));
+  afterAll(() => {
+    app.stubs.model.delay(0);
+    app.setEnv({});
   });
 
   it("sends no credentials and acts as the test user; a finding arrives as a verifiable webhook", async () => {
@@ -240,7 +234,7 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     const task = await sdk
       .watch("Postgres 19 beta release")
       .when("a beta release is announced")
-      .notify({ webhook: `${receiver.url}/hook` })
+      .notify({ webhook: `${app.stubs.receiver.url}/hook` })
       .paused()
       .create();
     const execution = await sdk.watches.execute(task.id);
@@ -254,7 +248,7 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     ]);
     expect(new Set(authorization)).toEqual(new Set([null]));
 
-    const delivery = receiver.requests.at(-1)!;
+    const delivery = app.stubs.receiver.to("/hook").at(-1)!;
     const event = verifyWebhook<{ type: string; data: { task: { id: string } } }>(
       secret,
       delivery.headers,
@@ -272,7 +266,8 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
     const patient = createClient({ baseUrl: dev.url, noauth: true });
     for (let i = 0; i < 5; i++) await patient.watches.create({ search_query: `burst ${i}`, state: "paused" });
 
-    await nextWindow();
+    // Four writes in one window of 3, however slow the machine.
+    const clock = app.freezeRateLimits();
     const impatient = createClient({ baseUrl: dev.url, noauth: true, maxRetries: 0 });
     const outcomes = [];
     for (let i = 0; i < 4; i++)
@@ -282,6 +277,7 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
           (e) => e,
         ),
       );
+    clock.release();
     const limited = outcomes.find((e) => e !== null);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited.retryAfter).toBeGreaterThan(0);

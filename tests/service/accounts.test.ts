@@ -1,51 +1,33 @@
 /**
  * Accounts follow Clerk (a new session refreshes the profile; Clerk's signed webhooks deactivate or delete an account
- * at once; tokens for another origin are refused) and the quotas of CONTRACT §11 (active watches, monthly runs).
+ * at once; tokens for another origin are refused) and the quotas (active watches, monthly runs, with one notice).
  */
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverEnv } from "../global-setup";
-import { call, newUser, server, testClerkKeys, uniqueId } from "../helpers/api";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mintSessionToken } from "../helpers/clerk";
-import { startServer, type RunningServer } from "../helpers/server";
-import { decisionFor, startModelStub, startSearxStub, stubbedServiceEnv } from "../helpers/stubs/model";
-import { startResendStub } from "../helpers/stubs/receivers";
+import { uniqueId } from "../helpers/client";
+import { withService } from "../helpers/service";
+import { decisionFor } from "../helpers/stubs/model";
 import { waitFor } from "../helpers/wait";
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from("clerk-webhook-test-secret-0123456789").toString("base64")}`;
-let own: RunningServer;
-let stubs: { close(): Promise<void> }[] = [];
-let resend: Awaited<ReturnType<typeof startResendStub>>;
+/** APP_URL's origin: session tokens must be issued for it (no CLERK_AUTHORIZED_PARTIES). */
+const APP_ORIGIN = "http://localhost:8000";
 
-beforeAll(async () => {
-  const model = await startModelStub((query) => decisionFor({ finding_key: `${query}-${Date.now()}` }));
-  const searx = await startSearxStub();
-  resend = await startResendStub();
-  stubs = [model, searx, resend];
-  own = await startServer({
-    ...serverEnv(server().clerkPublicPem, server().clerkApiUrl),
-    // Session tokens must be issued for this server's own origin (APP_URL's, the default).
-    CLERK_AUTHORIZED_PARTIES: undefined,
-    ...stubbedServiceEnv({ model, searx, resend }),
-    CLERK_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    MAX_ACTIVE_TASKS_PER_USER: "2",
-    RUNS_PER_USER_PER_MONTH: "2",
-  });
+const app = withService({
+  APP_URL: APP_ORIGIN,
+  CLERK_AUTHORIZED_PARTIES: undefined,
+  // The test user of the budget test; every other request here carries a token.
+  SERVICE_NOAUTH: "1",
+  CLERK_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  MAX_ACTIVE_TASKS_PER_USER: "2",
+  RUNS_PER_USER_PER_MONTH: "2",
 });
+const api = app.call;
+const testClerkKeys = async () => app.stubs.clerk.keys;
+const appOrigin = () => APP_ORIGIN;
 
-afterAll(async () => {
-  await own?.stop();
-  await Promise.all(stubs.map((s) => s.close()));
-});
-
-/** APP_URL's origin: the server's address under the name `localhost` (APP_URL's default). */
-const appOrigin = () => own.url.replace("127.0.0.1", "localhost");
-
-const api = (
-  method: string,
-  path: string,
-  opts: { auth?: string; body?: unknown; headers?: Record<string, string> } = {},
-) => call(method, path, { base: own.url, ...opts });
+beforeAll(() => app.stubs.model.decide((query) => decisionFor({ finding_key: `${query}-${Date.now()}` })));
 
 async function signIn(role?: "developer", opts: { sessionId?: string } = {}) {
   const clerkId = uniqueId(role === "developer" ? "user_dev" : "user");
@@ -55,14 +37,13 @@ async function signIn(role?: "developer", opts: { sessionId?: string } = {}) {
   return { clerkId, token, id: synced.body.user.id as string };
 }
 
-const editAtClerk = (clerkId: string, patch: Record<string, unknown>) =>
-  fetch(`${server().clerkApiUrl}/__test/users/${clerkId}`, { method: "POST", body: JSON.stringify(patch) });
+const editAtClerk = (clerkId: string, patch: Record<string, unknown>) => app.stubs.clerk.edit(clerkId, patch);
 
 function clerkWebhook(type: string, data: Record<string, unknown>, secret = WEBHOOK_SECRET) {
   const id = `msg_${uniqueId()}`;
   const body = JSON.stringify({ type, object: "event", data, timestamp: Date.now(), instance_id: "ins_test" });
   const signature = new Webhook(secret).sign(id, new Date(), body);
-  return fetch(`${own.url}/api/webhooks/clerk`, {
+  return app.fetch("/api/webhooks/clerk", {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -109,7 +90,7 @@ describe("accounts follow Clerk", () => {
       .body;
     expect((await api("GET", "/auth/me", { auth: key })).status).toBe(200);
 
-    const unsigned = await fetch(`${own.url}/api/webhooks/clerk`, {
+    const unsigned = await app.fetch("/api/webhooks/clerk", {
       method: "POST",
       body: JSON.stringify({ type: "user.deleted", data: { id: user.clerkId } }),
     });
@@ -215,13 +196,18 @@ describe("quotas", () => {
     expect((await api("POST", "/api/v1/tasks/preview", { auth: user.token, body: { search_query: "" } })).status).toBe(
       422,
     );
-    // The shared test server has no model at all.
-    const noModel = await call("POST", "/api/v1/tasks/preview", {
-      auth: (await newUser()).token,
-      body: { search_query: "x" },
-    });
-    expect(noModel.status).toBe(503);
-    expect(noModel.body.detail).toMatch(/^No model configured: /);
+    // Without any model configured.
+    app.setEnv({ AGENT_MODEL: undefined, AGENT_BASE_URL: undefined });
+    try {
+      const noModel = await api("POST", "/api/v1/tasks/preview", {
+        auth: (await signIn()).token,
+        body: { search_query: "x" },
+      });
+      expect(noModel.status).toBe(503);
+      expect(noModel.body.detail).toMatch(/^No model configured: /);
+    } finally {
+      app.setEnv({});
+    }
   });
 
   it("spends the monthly run budget: Run now answers 403, a scheduled run is recorded cancelled and re-armed for next month", async () => {
@@ -257,7 +243,7 @@ describe("quotas", () => {
 
     // One notice per period, to the account's address, however many runs wait.
     const notices = () =>
-      resend
+      app.stubs.resend
         .emails()
         .filter((m) => m.to === "test@localhost" && m.subject.startsWith("Your watches paused for this month"));
     await waitFor("the budget notice", async () => notices().length === 1);

@@ -1,10 +1,14 @@
 /**
- * Hostile input on every endpoint: text that PostgreSQL cannot store is a 422 (never a 500, nothing written), and an
- * OWASP-style list of bad values sent to every operation of the OpenAPI document never gets a 5xx.
+ * Hostile and odd input on every endpoint, in-process: malformed, mistyped and overlong bodies are a 4xx {detail}; text
+ * PostgreSQL cannot store is a 422 (never a 500, nothing written); an OWASP-style list of bad values sent to every
+ * operation of the OpenAPI document, and to the dashboard's tRPC endpoint, never gets a 5xx. What the front and
+ * Next.js do with bodies and paths before any route runs is tested on a real server (tests/http/robustness.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTask, newUser } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
+import { withService } from "../helpers/service";
+
+const app = withService();
+const { call, createTask, newUser } = app;
 
 const NUL = "a\u0000b";
 const LONE_SURROGATE = "a\ud800b";
@@ -56,8 +60,8 @@ type Operation = {
   body?: Record<string, unknown>;
 };
 
-async function operations(base: string): Promise<Operation[]> {
-  const doc = (await call("GET", "/api/v1/openapi.json", { base })).body as {
+async function operations(): Promise<Operation[]> {
+  const doc = (await call("GET", "/api/v1/openapi.json")).body as {
     paths: Record<
       string,
       Record<
@@ -118,23 +122,78 @@ const BAD_PATH_IDS = [
   "🦄",
 ];
 
-describe("every endpoint under bad input", () => {
-  // Its own server: the NOAUTH test user, and a write limit high enough that every value reaches validation.
-  let own: RunningServer;
-  beforeAll(async () => {
-    own = await startServer({ SERVICE_NOAUTH: "1", RATE_LIMIT_USER_PER_MIN: "1000000" });
-  });
-  afterAll(async () => {
-    await own?.stop();
+describe("bad input", () => {
+  it("answers malformed bodies, wrong content types and overlong fields with 4xx {detail}", async () => {
+    const u = await newUser();
+    const malformed = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0]).toMatchObject({ type: "json_invalid", loc: ["body"] });
+    const form = await call("POST", "/api/v1/tasks", {
+      auth: u.token,
+      rawBody: "search_query=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(415);
+    for (const body of ["[1,2]", '"text"', "null", "42"]) {
+      const r = await call("POST", "/api/v1/tasks", {
+        auth: u.token,
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      });
+      expect(r.status, body).toBe(422);
+    }
+    const long = await call("POST", "/api/v1/tasks", { auth: u.token, body: { search_query: "x".repeat(5000) } });
+    expect(long.status).toBe(422);
+    expect(long.body.detail[0].type).toBe("string_too_long");
+    expect((await call("GET", "/api/v1/tasks", { auth: u.token })).body).toEqual([]);
   });
 
+  it("caps tRPC batches", async () => {
+    const batch = (n: number) => call("GET", `/api/trpc/${Array(n).fill("tasks.list").join(",")}?batch=1&input=%7B%7D`);
+    const over = await batch(11);
+    expect(over.status).toBe(400);
+    expect(over.body.error.detail).toBe("Batch call exceeds maximum size");
+    const within = await batch(10);
+    expect(within.body).toHaveLength(10);
+  });
+
+  it("round-trips unicode", async () => {
+    const u = await newUser();
+    const name = "Watch 👀 — ספר 日本語 ñ";
+    const t = await createTask(u.token, { name, search_query: "العربية query 🚀" });
+    const got = await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token });
+    expect(got.body).toMatchObject({ name, search_query: "العربية query 🚀" });
+  });
+
+  it("answers unknown paths and methods with JSON 404s", async () => {
+    const u = await newUser();
+    for (const [method, path] of [
+      ["GET", "/api/v1/nope"],
+      ["PATCH", "/api/v1/tasks"],
+      ["GET", "/auth/nope"],
+    ] as const) {
+      const r = await call(method, path, { auth: u.token });
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(Object.keys(r.body)).toEqual(["detail"]);
+    }
+  });
+});
+
+describe("every endpoint under bad input", () => {
+  // The NOAUTH test user, and a write limit high enough that every value reaches validation.
+  beforeAll(() => app.setEnv({ SERVICE_NOAUTH: "1", RATE_LIMIT_USER_PER_MIN: "1000000" }));
+  afterAll(() => app.setEnv({}));
+
   it("answers 4xx (or 2xx) to every bad value in every field, path and query parameter, never 5xx", async () => {
-    const ops = (await operations(own.url)).filter((op) => !op.path.includes("/rss"));
+    const ops = (await operations()).filter((op) => !op.path.includes("/rss"));
     expect(ops.length).toBeGreaterThan(25);
     const failures: string[] = [];
     const attempt = async (method: string, path: string, opts: { body?: unknown; rawBody?: string; auth?: string }) => {
       const r = await call(method, path, {
-        base: own.url,
         ...opts,
         headers: opts.rawBody !== undefined ? { "content-type": "application/json" } : undefined,
       });
@@ -169,7 +228,7 @@ describe("every endpoint under bad input", () => {
       ["/api/trpc/tasks.create", { method: "POST", body: JSON.stringify({ search_query: NUL }) }],
       ["/api/trpc/nope.nothing", { method: "POST", body: "{}" }],
     ] as const) {
-      const r = await fetch(own.url + path, { ...init, headers: { "content-type": "application/json" } });
+      const r = await app.fetch(path, { ...init, headers: { "content-type": "application/json" } });
       if (r.status >= 500) failures.push(`tRPC ${init.method} ${path.slice(0, 80)} -> ${r.status}`);
     }
     expect(failures).toEqual([]);

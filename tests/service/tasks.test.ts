@@ -1,6 +1,9 @@
-/** Watches through the REST API: SPEC §3.1, §4.1 and the owner-side endpoints of CONTRACT §2. */
+/** Watches through the REST API: create, list, get, update, delete, visibility, fork, run now, history, sends. */
 import { describe, expect, it } from "vitest";
-import { call, createTask, newApiKeyUser, newUser } from "../helpers/api";
+import { withService } from "../helpers/service";
+
+// No model: runs fail at once, so nothing is found and no run stays open for long.
+const { call, createTask, newApiKeyUser, newUser } = withService({ AGENT_MODEL: undefined, AGENT_BASE_URL: undefined });
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
@@ -249,7 +252,7 @@ describe("visibility and fork", () => {
     ).toBe(404);
   });
 
-  it("forks per SPEC §4.1 rules 1–7", async () => {
+  it("forks: only public or own watches, paused, private, without the owner's channels, counted as subscribers", async () => {
     const owner = await newUser(undefined, { username: `fk${Date.now().toString(36)}` });
     const other = await newUser();
     const t = await createTask(owner.token, {
