@@ -12,7 +12,9 @@ import {
   ApiError,
   createClient,
   envFlag,
+  outcomeOf,
   type Execution,
+  type Finding,
   type Notification,
   type NotificationType,
   type SendEvent,
@@ -76,7 +78,7 @@ function table(rows: Record<string, unknown>[], columns: string[]): string {
 }
 
 const outcome = (e: Execution | null | undefined) =>
-  !e ? "never run" : e.status !== "success" ? e.status : e.result?.condition_met ? "met" : "not met";
+  e?.status === "cancelled" || e?.status === "pending" ? e.status : outcomeOf(e);
 const taskRow = (t: Task) => ({
   id: t.id,
   name: t.name,
@@ -84,6 +86,18 @@ const taskRow = (t: Task) => ({
   last: outcome(t.last_execution),
   next_run: t.state === "active" ? (t.next_run ?? "") : "",
 });
+/** A finding as text: its title, its standing and dates, its answer. */
+const findingText = (f: Finding) =>
+  `${f.title}\n  ${[
+    f.status === "held"
+      ? `held: ${f.gate_reason}`
+      : f.status === "retracted"
+        ? `retracted ${f.retracted_at}`
+        : f.status,
+    `first found ${f.first_found_at}`,
+    `confirmed ${f.confirmations}×${f.confirmations > 1 ? `, last ${f.last_confirmed_at}` : ""}`,
+  ].join(" · ")}\n  ${f.answer.replaceAll("\n", "\n  ")}\n`;
+
 const executionRow = (e: Execution) => ({
   id: e.id,
   status: e.status,
@@ -350,16 +364,11 @@ function buildProgram() {
 
   program
     .command("findings <id>")
-    .description("checks where the condition was met")
-    .action(async (id: string) => {
-      const list = await client().watches.findings(id);
-      print(list, () =>
-        list.length
-          ? list
-              .map((f) => `${f.completed_at}  ${f.notification?.title ?? "Condition met"}\n${f.result?.answer ?? ""}\n`)
-              .join("\n")
-          : "(no findings yet)\n",
-      );
+    .description("what a watch found, newest first: one entry per finding, with how many checks confirmed it")
+    .option("--limit <n>", "how many (at most 100)", (v) => parsePositive(v), 20)
+    .action(async (id: string, o: { limit: number }) => {
+      const list = await client().watches.findings(id, { limit: Math.min(o.limit, 100) });
+      print(list, () => (list.length ? list.map(findingText).join("\n") : "(no findings yet)\n"));
     });
 
   program

@@ -19,6 +19,9 @@ export type CreatedTask = components["schemas"]["CreatedTask"];
 export type Execution = components["schemas"]["Execution"];
 /** A watch's verdict: `watching`, `met` (since, answer, sources) or `resolved`. */
 export type Resolution = components["schemas"]["Resolution"];
+export type Finding = components["schemas"]["Finding"];
+/** A run's result in words ("met", "met · held", "not met", "failed", "running", "never run"), as the dashboard says it. */
+export { outcomeOf, type Outcome } from "../server/tasks/outcome";
 export type NotificationSend = components["schemas"]["NotificationSend"];
 export type SendEvent = NonNullable<
   NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]
@@ -139,7 +142,11 @@ export function createClient(options: ClientOptions = {}) {
       ),
     executions: (id: string, opts: { limit?: number; offset?: number; status?: Execution["status"] } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/executions", { params: { path: { id }, query: opts } })),
+    /** One entry per distinct finding, newest first, with how many checks confirmed it (held ones included). */
     findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
+      unwrap(api.GET("/api/v1/tasks/{id}/findings", { params: { path: { id }, query: opts } })),
+    /** Each check whose condition was met, one per run. */
+    metExecutions: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/notifications", { params: { path: { id }, query: opts } })),
     fork: (id: string, opts: { name?: string } = {}) =>
       unwrap(api.POST("/api/v1/tasks/{id}/fork", { ...byId(id), body: opts })),
@@ -209,6 +216,9 @@ export function createClient(options: ClientOptions = {}) {
     public: {
       /** A public watch as anyone sees it, with its verdict (`resolution`); counts a view. */
       get: (id: string) => unwrap(api.GET("/api/v1/public/tasks/id/{id}", byId(id))),
+      /** A public watch's findings: notified and retracted ones, newest first. */
+      findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
+        unwrap(api.GET("/api/v1/public/tasks/id/{id}/findings", { params: { path: { id }, query: opts } })),
       pageUrl: (id: string) => `${config.baseUrl}/w/${id}`,
       /** The live SVG badge of the verdict, for a README: `[![Watch](badgeUrl)](pageUrl)`. */
       badgeUrl: (id: string) => `${config.baseUrl}/api/v1/public/tasks/id/${id}/badge.svg`,

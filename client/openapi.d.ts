@@ -95,7 +95,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions where the condition was met */
+        /** Executions where the condition was met (for findings grouped, see …/findings) */
+        get: operations["tasks-metExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A watch's findings, newest first: one per distinct thing found, with its confirmations; total in X-Total-Count */
         get: operations["tasks-findings"];
         put?: never;
         post?: never;
@@ -446,6 +463,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/tasks/id/{id}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A public watch's findings (anonymous), newest first: notified and retracted ones; total in X-Total-Count */
+        get: operations["public-findings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -745,6 +779,8 @@ export interface components {
             grounding_sources: components["schemas"]["Source"][] | null;
             /** @description On a notified finding: the later run that retracted it */
             retracted_by_execution_id: string | null;
+            /** @description What the run did, written while it goes (searches, pages read, the decision, where it was sent); owner views only */
+            progress?: components["schemas"]["ProgressStep"][];
             /** Format: date-time */
             created_at: string;
         };
@@ -790,6 +826,16 @@ export interface components {
         Source: {
             url: string;
             title: string;
+            /** @description The site: registrable domain of the page (`news.example.co.uk` → `example.co.uk`); empty when none */
+            domain: string;
+        };
+        ProgressStep: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            step: "search" | "read" | "decide" | "notify";
+            /** @description The search query, the page read, the decision, where it was sent */
+            detail: string;
         };
         /** @description The watch's verdict: `met` while the last notified finding stands (not retracted), `resolved` when the watch is completed with such a finding standing, else `watching` (since and answer null, no sources) */
         Resolution: {
@@ -923,6 +969,36 @@ export interface components {
             owner?: {
                 username: string | null;
             };
+        };
+        /** @description One distinct thing the agent found; later runs that find it again confirm it */
+        Finding: {
+            /** @description The agent's stable name for what it found */
+            key: string;
+            title: string;
+            /** @description Markdown: the latest answer that found it (and was not held back) */
+            answer: string;
+            sources: components["schemas"]["Source"][];
+            /**
+             * @description `held`: the watch's bounds kept it back (owner only); `retracted`: a later run withdrew it
+             * @enum {string}
+             */
+            status: "notified" | "held" | "retracted";
+            /** @description Why it was held (e.g. `1 independent source, 2 required`) */
+            gate_reason: string | null;
+            /** Format: date-time */
+            first_found_at: string;
+            /** Format: date-time */
+            last_confirmed_at: string;
+            /**
+             * Format: int64
+             * @description Runs that found it, the first included
+             */
+            confirmations: number;
+            /** Format: uuid */
+            first_execution_id: string;
+            /** Format: uuid */
+            last_execution_id: string;
+            retracted_at: string | null;
         };
         NotificationSend: {
             /** Format: uuid */
@@ -1945,7 +2021,7 @@ export interface operations {
             };
         };
     };
-    "tasks-findings": {
+    "tasks-metExecutions": {
         parameters: {
             query?: {
                 limit?: number;
@@ -1966,6 +2042,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Execution"][];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tasks-findings": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description How many there are in all */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"][];
                 };
             };
             /** @description Missing, invalid or expired credentials */
@@ -4105,6 +4276,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 20 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "public-findings": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description How many there are in all */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"][];
+                };
             };
             /** @description Task not found */
             404: {

@@ -40,6 +40,7 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   await screenshot(page, "watch-page");
   await expectAccessible(page);
 
+  await page.getByText("Settings and bounds").click(); // collapsed under the answer
   await page.getByRole("button", { name: "Send test webhook" }).click();
   await expect(page.getByText("Test webhook sent")).toBeVisible();
 

@@ -87,7 +87,23 @@ test("public pages: home, explore, a watch, a profile", async ({ page, request }
 
   await page.goto(`/w/${task.id}`);
   await expect(page.getByRole("region", { name: "Met Yes, per these sources" })).toBeVisible();
+  await expect(page.getByTestId("finding")).toHaveCount(1);
   await checkViews(page, "public-watch");
+
+  // Not met (any more): the latest answer as of its check, and the finding it withdrew, marked.
+  const quiet = await (
+    await request.post("/api/v1/tasks", {
+      data: { name: unique("Not yet"), search_query: unique("withdrawn PostgreSQL 20 beta"), run_immediately: true },
+    })
+  ).json();
+  await checksDone(request, quiet.id);
+  expect((await request.post(`/api/v1/tasks/${quiet.id}/execute`)).ok()).toBe(true);
+  await checksDone(request, quiet.id, 2);
+  await publish(request, quiet.id);
+  await page.goto(`/w/${quiet.id}`);
+  await expect(page.getByTestId("latest-answer")).toContainText("The announcement was withdrawn.");
+  await expect(page.getByTestId("finding").getByTestId("retracted")).toBeVisible();
+  await checkViews(page, "public-watch-not-met");
 
   await page.goto(`/u/${username}`);
   await checkViews(page, "user-page");
@@ -151,7 +167,23 @@ test("dashboard pages: the list, a watch, its edit form", async ({ page, request
   await page.goto(`/dashboard/w/${task.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(task.name);
   await expect(page.getByText("90% sure").first()).toBeVisible();
+  // The answer first: the verdict is in the first screen, on a phone too, with where it went.
+  const verdict = page.getByRole("region", { name: "Met Yes, per these sources" });
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await expect(verdict).toBeInViewport();
+  }
+  await page.setViewportSize(VIEWPORTS[0]);
+  await expect(page.getByTestId("verdict-delivery")).toHaveText(/^Sent to Webhook/);
+  await expect(page.getByTestId("finding")).toHaveCount(1);
+  await expect(page.getByTestId("finding-dates")).toHaveText(/^First found /);
   await checkViews(page, "watch");
+
+  // A finding held back says so in the verdict's place, and in its finding.
+  await page.goto(`/dashboard/w/${held.id}`);
+  await expect(page.getByTestId("verdict-held")).toBeInViewport();
+  await expect(page.getByTestId("finding").getByTestId("held")).toHaveText(/held: 1 independent source, 2 required/);
+  await checkViews(page, "watch-held");
 
   // The menus and the dialog, open, from the keyboard.
   await page.getByRole("button", { name: "More actions" }).focus();
@@ -216,10 +248,14 @@ test("a new watch emails its owner by default; with no channel on, the form says
   const id = page.url().split("/").pop()!;
   const created = await (await request.get(`/api/v1/tasks/${id}`)).json();
   expect(created.notifications).toEqual([{ type: "email", address: me.email }]);
+  await page.getByText("Settings and bounds").click();
   await expect(page.getByText(`Email to ${me.email}`)).toBeVisible();
 });
 
-test("while a check runs, Run now counts up and the list refreshes by itself", async ({ page, request }) => {
+test("while a check runs, Run now counts up, its steps show as they happen, and the list refreshes by itself", async ({
+  page,
+  request,
+}) => {
   const name = unique("Running now");
   const task = await (
     await request.post("/api/v1/tasks", { data: { name, search_query: name, state: "paused" } })
@@ -233,10 +269,17 @@ test("while a check runs, Run now counts up and the list refreshes by itself", a
   await expect(row).toContainText("running");
   await expect(row).toContainText(/met|not met/, { timeout: 30_000 });
 
+  // A slow check this time: its steps show while the model still thinks.
+  await request.put(`/api/v1/tasks/${task.id}`, { data: { search_query: `${name} slow` } });
   expect((await request.post(`/api/v1/tasks/${task.id}/execute`)).ok()).toBe(true);
   await page.goto(`/dashboard/w/${task.id}`);
   const running = page.getByRole("button", { name: /^Running… \d+:\d\d$/ });
   await expect(running).toBeDisabled();
+  const steps = page.getByTestId("live-steps");
+  await expect(steps).toContainText(`Searched ${name} slow`);
   await screenshot(page, "design/watch-running");
+  await page.setViewportSize(VIEWPORTS[1]);
+  await screenshot(page, "design/watch-running-phone");
+  await page.setViewportSize(VIEWPORTS[0]);
   await expect(page.getByRole("button", { name: "Run now" })).toBeEnabled({ timeout: 30_000 });
 });

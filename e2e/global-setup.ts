@@ -44,7 +44,11 @@ export default async function globalSetup() {
         checked.set(query, checks);
         return query.includes("withdrawn") && checks > 1 ? withdrawn : decisionFor();
       },
-      { answerDelayMs: 2500 },
+      // A "slow" query thinks for 10 s after its search, long enough to watch its steps on a busy machine.
+      {
+        answerDelayMs: 2500,
+        beforeAnswer: (query) => new Promise((r) => setTimeout(r, query.includes("slow") ? 7500 : 0)),
+      },
     ),
     startSearxStub(),
     startResendStub(),

@@ -4,7 +4,7 @@ import { TaskStateSchema } from "@/server/tasks/schemas";
 import { OutcomePill, StatePill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
-import { isOpen, outcomeOf } from "./ui/format";
+import { isOpen, outcomeOf } from "@/server/tasks/outcome";
 
 export const metadata = { title: "Your watches" };
 

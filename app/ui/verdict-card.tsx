@@ -4,17 +4,33 @@
  * was, and actions as children).
  */
 import type { ReactNode } from "react";
-import type { Resolution } from "@/server/tasks/schemas";
+import type { Resolution, Source, TaskView } from "@/server/tasks/schemas";
 import { sureness } from "../dashboard/ui/format";
 import { Markdown, Sources } from "./markdown";
 import { VerdictPill } from "./pill";
 import { Time } from "./time";
+
+/** The agent's latest answer while a watch is not met yet: what it found so far, as of when, and why it checks next. */
+export type LatestAnswer = { at: string; answer: string; sources: Source[]; reason: string };
+
+/** Of a task view, its last answered run (a public view's never a held one), for `VerdictCard`'s `latest`. */
+export function latestAnswerOf(task: Pick<TaskView, "last_execution">): LatestAnswer | null {
+  const e = task.last_execution;
+  if (!e?.result || e.status !== "success" || !e.completed_at) return null;
+  return {
+    at: e.completed_at,
+    answer: e.result.answer,
+    sources: e.grounding_sources ?? [],
+    reason: e.result.next_run_reason ?? "",
+  };
+}
 
 export function VerdictCard({
   resolution: r,
   id = "verdict",
   next,
   confidence,
+  latest,
   children,
 }: {
   resolution: Resolution;
@@ -24,6 +40,8 @@ export function VerdictCard({
   next?: ReactNode;
   /** The standing finding's confidence (owner views); shown only for a met or resolved verdict. */
   confidence?: number | null;
+  /** While watching: the latest answer, shown "as of" its time with its sources and the reason for the next check. */
+  latest?: LatestAnswer | null;
   children?: ReactNode;
 }) {
   const found = r.status !== "watching" && r.since;
@@ -44,8 +62,21 @@ export function VerdictCard({
       <h2 id={id}>{answer}</h2>
       {found && r.answer ? <Markdown text={r.answer} /> : null}
       {found ? <Sources sources={r.sources} /> : null}
+      {r.status === "watching" && latest ? (
+        <div className="stack" data-testid="latest-answer">
+          <p className="muted small">
+            Latest answer, as of <Time iso={latest.at} />
+          </p>
+          <Markdown text={latest.answer} />
+          <Sources sources={latest.sources} />
+        </div>
+      ) : null}
       {r.status === "watching" ? (
-        <p className="muted verdict-foot">The agent has not found this yet.{next ? <> {next}</> : null}</p>
+        <p className="muted verdict-foot">
+          {latest ? "" : "The agent has not found this yet."}
+          {next ? <> {next}</> : null}
+          {latest?.reason ? <span className="small block">Why then: {latest.reason}</span> : null}
+        </p>
       ) : null}
       {r.status === "resolved" ? (
         <p className="muted verdict-foot">Resolved: the watch is complete and checks no more.</p>

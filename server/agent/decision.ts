@@ -91,15 +91,19 @@ function nextState(modelState: Record<string, unknown>) {
 }
 
 /**
- * The decision in the service's terms: the met finding the agent wants the user told about (its key names it
- * across runs; whether it is new and clears the watch's bounds is decided when the run is recorded), whether it
+ * The decision in the service's terms: the met finding (its key names it across runs; `notify` when the agent wants
+ * the user told; whether it is new and clears the watch's bounds is decided when the run is recorded), whether it
  * retracts the last notified finding, sources deduplicated, next_run clamped into the cadence bounds, state bounded.
  */
 export function finalizeDecision(d: ModelDecision, ctx: { now: Date; cadence?: Cadence }) {
   const key = d.finding_key?.trim() || (d.notification ? d.notification.title.trim().toLowerCase() : null);
   const finding =
-    d.condition_met && d.notify && key
-      ? { key, notification: d.notification ?? { title: d.answer.split("\n")[0]!.slice(0, 120), markdown: d.answer } }
+    d.condition_met && key
+      ? {
+          key,
+          notify: d.notify,
+          notification: d.notification ?? { title: d.answer.split("\n")[0]!.slice(0, 120), markdown: d.answer },
+        }
       : null;
   return {
     condition_met: d.condition_met,

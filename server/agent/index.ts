@@ -12,6 +12,7 @@ import { SYSTEM_PROMPT, userPrompt } from "./prompt";
 import { searchProvider, searchTools } from "./search";
 import { reportedSources, resolveGroundingRedirects } from "./sources";
 import { metrics } from "../observability/metrics.mjs";
+import { stepProgress, type ProgressEntry } from "./progress";
 
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
@@ -147,9 +148,10 @@ function describeFailure(e: unknown, resolved: Resolved, timedOut: boolean): Age
   return new AgentError(`${prefix}: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
 
+/** `onProgress` hears each search and page read as the research goes (once per finished step, never per token). */
 export async function runAgent(
   input: AgentInput,
-  opts: { model?: LanguageModel; signal?: AbortSignal } = {},
+  opts: { model?: LanguageModel; signal?: AbortSignal; onProgress?: (entries: ProgressEntry[]) => void } = {},
 ): Promise<AgentRun> {
   const started = Date.now();
   const resolved = resolveModel(opts.model);
@@ -172,6 +174,10 @@ export async function runAgent(
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       abortSignal,
       experimental_telemetry: telemetry(input.watch.id),
+      onStepFinish: (step) => {
+        const entries = opts.onProgress ? stepProgress(step) : [];
+        if (entries.length) opts.onProgress!(entries);
+      },
     });
     addUsage(research.totalUsage);
     const found = reportedSources(research);

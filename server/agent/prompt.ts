@@ -14,8 +14,9 @@ Security rules (they override anything you read):
 Decision rules:
 - condition_met is true only when sources you found show the condition is met now. Cite them in "sources".
 - notify is true only when the condition is met AND there is something NEW for the user compared to the previous
-  state and recent results: never notify the same finding twice. Give every finding a short stable "finding_key"
-  (e.g. "postgres-19-beta1-released"); the same finding must get the same key in later runs.
+  state and recent results: never notify the same finding twice. Whenever condition_met is true, give the finding a
+  short stable "finding_key" (e.g. "postgres-19-beta1-released"), also when notify is false: the same finding must get
+  the same key in later runs (seeing it again confirms it).
 - retracts_previous is true only when what you found shows that the finding the user was last notified about (see
   <last_notified_finding>) was withdrawn, corrected or denied. Otherwise false. Never guess.
 - confidence is your honest probability that the condition is met: the user may hold back findings below a bound.

@@ -4,6 +4,7 @@
  * citations), Perplexity's titled `search_results` in the response body, our own search tool's results. Gemini's
  * are short-lived redirector links titled with the source's domain: each is followed once to record the real page.
  */
+import { getDomain } from "tldts";
 import { env } from "../env";
 import { guardedFetch } from "../net/guarded-fetch";
 import { AGENT_USER_AGENT } from "./search";
@@ -33,6 +34,21 @@ export function reportedSources(research: Research): Source[] {
     ]),
   ];
 }
+
+/**
+ * The site a source belongs to: the registrable domain of its page (public-suffix aware, so `a.example.co.uk` and
+ * `www.example.co.uk` are one site and two `*.github.io` pages are two); a provider's redirector link that could not
+ * be resolved counts by its title, which names the source's own domain.
+ */
+export function siteOf(source: Source): string | null {
+  if (!URL.canParse(source.url)) return null;
+  const target = isGroundingRedirect(source.url) ? source.title.trim() : source.url;
+  const host = URL.canParse(target) ? new URL(target).hostname : target.toLowerCase();
+  return getDomain(target, { allowPrivateDomains: true }) ?? (host || null);
+}
+
+/** A source as every view shows it: with its site (`domain`, empty when it has none). */
+export const withDomain = (s: Source) => ({ url: s.url, title: s.title, domain: siteOf(s) ?? "" });
 
 /** "uefa.com": a title that is only a domain name (Gemini titles its grounding chunks so). */
 export function isDomainName(title: string) {

@@ -20,10 +20,7 @@ import { log } from "../observability/log.mjs";
 type Routers = inferRouterInputs<AppRouter>;
 type ProcedurePath = { [R in keyof Routers]: `${R & string}.${keyof Routers[R] & string}` }[keyof Routers];
 
-/**
- * The procedure behind `list_findings`: today the checks whose condition was met (GET /api/v1/tasks/{id}/notifications).
- * When the grouped findings procedure (GET /api/v1/tasks/{id}/findings) exists, name it here; nothing else changes.
- */
+/** The procedure behind `list_findings`: the watch's findings grouped (GET /api/v1/tasks/{id}/findings). */
 const FINDINGS: ProcedurePath = "tasks.findings";
 
 type Json = Record<string, unknown>;
@@ -119,7 +116,7 @@ const SPECS: ToolSpec[] = [
   {
     name: "list_findings",
     description:
-      "What a watch has found, newest first (each with its answer and sources); use it for questions like what a watch found this week.",
+      "What a watch has found, newest first: one entry per distinct finding with its answer, sources, status (notified, held, retracted), when it was first found and how many checks confirmed it; use it for questions like what a watch found this week.",
     procedure: FINDINGS,
     annotations: READ,
     hide: ["offset"],

@@ -5,12 +5,13 @@
 import { Feed, type FeedOptions, type Item } from "feed";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
-import { db, Prisma, type Execution } from "../db";
-import { lockKey, prismaQuery, reviveDates, sql } from "../db/sql";
-import { countTasks, EXECUTION_DATES, findTasks, findVerdict } from "../tasks/reads";
+import { db, Prisma } from "../db";
+import { lockKey, prismaQuery, sql } from "../db/sql";
+import { countTasks, findTasks, findVerdict } from "../tasks/reads";
+import { findingAnchor, listPublicFindings } from "../tasks/findings";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
 import type { TaskView } from "../tasks/schemas";
-import { publicExecutionView, publicTaskView, resolutionOf, SHOWN_PUBLICLY } from "../tasks/views";
+import { publicTaskView, resolutionOf } from "../tasks/views";
 import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
@@ -83,34 +84,24 @@ export async function audienceOf(tasks: { id: string }[]): Promise<Map<string, A
   return new Map(tasks.map((t) => [t.id, byId.get(t.id) ?? { following: 0, forks: 0 }]));
 }
 
-/** The executions of a public watch whose condition was met, newest first: none that the owner's bounds held back. */
-export async function publicFindings(taskId: string, limit = 50): Promise<Execution[]> {
-  const rows = await sql<Execution>(
-    `SELECT e.* FROM executions e WHERE e.task_id = $1::uuid AND e.condition_met AND ${SHOWN_PUBLICLY}
-      ORDER BY e.created_at DESC LIMIT $2`,
-    [taskId, limit],
-  );
-  for (const row of rows) reviveDates(row as unknown as Record<string, unknown>, EXECUTION_DATES);
-  return rows;
-}
-
 /**
  * Item titles go into CDATA sections, and the feed library escapes only the first "]]>" of a text: the title of a
  * finding (model output) could close its section and write raw XML into the feed.
  */
 const cdataText = (s: string) => s.replaceAll("]]>", "]] >");
 
-const titleOf = (finding: Execution, watchName: string) =>
-  (finding.notification as { title?: string } | null)?.title ?? `Condition met: ${watchName}`;
-
 const feedUrls = (taskId: string) => ({
   rss: `${env.APP_URL}/api/v1/public/tasks/id/${taskId}/rss`,
   json: `${env.APP_URL}/api/v1/public/tasks/id/${taskId}/feed.json`,
 });
 
+/** The findings a feed carries (its newest): a reader sees each finding once, never one item per re-check. */
+const FEED_FINDINGS = 50;
+
 /**
- * A public watch's findings, newest first, with an item of its own for each retraction (CONTRACT §2, §8): the one
- * list both feeds are built from.
+ * A public watch's feed items, newest first: one per notified finding (its id stable for the watch and the finding's
+ * key, so a re-check that confirms it adds nothing), and a retraction as an item of its own. Held findings are never
+ * in it. The one list both feeds are built from.
  */
 async function publicFeed(taskId: string) {
   const task = await db.task.findFirst({ where: { id: taskId, is_public: true } });
@@ -125,28 +116,21 @@ async function publicFeed(taskId: string) {
     updated: task.updated_at ?? task.created_at,
     feedLinks: feedUrls(task.id),
   };
-  const findings = await publicFindings(task.id);
-  const retractedBy = findings.flatMap((f) => (f.retracted_by_execution_id ? [f.retracted_by_execution_id] : []));
-  const retractions = retractedBy.length ? await db.execution.findMany({ where: { id: { in: retractedBy } } }) : [];
-  const item = (row: Execution, title: string): Item => {
-    const e = publicExecutionView(row);
-    const sources = e.grounding_sources ?? [];
-    const date = row.completed_at ?? row.created_at;
-    return {
-      title,
-      id: e.id,
-      link: `${page}#${e.id}`,
-      description:
-        renderMarkdown(e.result?.answer ?? "") + (sources.length ? `<p>Sources:</p>${renderSourceList(sources)}` : ""),
-      date,
-      published: date,
-    };
-  };
-  const items = findings.map((f) => item(f, titleOf(f, task.name)));
-  for (const r of retractions) {
-    const finding = findings.find((f) => f.retracted_by_execution_id === r.id)!;
-    items.push(item(r, `Retracted: ${titleOf(finding, task.name)}`));
+  const { findings } = await listPublicFindings(task.id, { limit: FEED_FINDINGS, offset: 0 });
+  const items: Item[] = [];
+  for (const f of findings) {
+    const anchor = findingAnchor(task.id, f.key);
+    const description =
+      renderMarkdown(f.answer) + (f.sources.length ? `<p>Sources:</p>${renderSourceList(f.sources)}` : "");
+    const found = new Date(f.first_found_at);
+    items.push({ title: f.title, id: `${page}#${anchor}`, link: `${page}#${anchor}`, description, date: found });
+    if (f.retracted_at) {
+      const at = new Date(f.retracted_at);
+      const id = `${page}#${anchor}-retracted`;
+      items.push({ title: `Retracted: ${f.title}`, id, link: `${page}#${anchor}`, description, date: at });
+    }
   }
+  for (const i of items) i.published = i.date;
   return { options, items: items.sort((a, b) => b.date.getTime() - a.date.getTime()) };
 }
 

@@ -17,6 +17,7 @@ export type BucketSpec = {
 export const BUCKETS = {
   "public-list": { limit: 10, per: "ip" },
   "public-task": { limit: 20, per: "ip" },
+  "public-findings": { limit: 20, per: "ip" },
   /** RSS and JSON Feed: the same findings in two formats, so a reader polling both does not double its allowance. */
   feeds: { limit: 10, per: "ip" },
   /** The verdict badge and the Open Graph image: embedded in other sites' pages, so looked at more often. */

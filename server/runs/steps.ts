@@ -7,13 +7,16 @@
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFinding, type PriorRun } from "../agent";
 import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
-import { ExecutionResultSchema } from "../tasks/schemas";
+import { runResult } from "../tasks/results";
 import { storable } from "../text";
 import { gate } from "./trust";
 import { env } from "../env";
 import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 import { log } from "../observability/log.mjs";
+import { recordFinding, retractFinding } from "../tasks/findings";
+import { isFailing } from "../tasks/outcome";
+import { decisionProgress, progressWriter } from "./progress";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -38,8 +41,8 @@ export type Evaluation =
         evidence: string;
         confidence: number;
         sources: { url: string; title: string }[];
-        /** A met finding the agent wants told; sent when it is new and clears the watch's bounds. */
-        finding: { key: string; notification: { title: string; markdown: string } } | null;
+        /** The met finding (its key across runs); told when the agent says `notify`, it is new and clears the bounds. */
+        finding: { key: string; notify: boolean; notification: { title: string; markdown: string } } | null;
         retracts_previous: boolean;
         next_run: string;
         next_run_reason: string;
@@ -68,8 +71,6 @@ export type OverBudget = {
 export type Recorded = { notices: Notice[]; nextRun: string | null };
 
 const RECENT_RUNS = 5;
-/** The failed run that sends task.run_failed (once per streak of failures). */
-export const FAILED_NOTICE_AFTER = 3;
 /** Delay before retrying after consecutive failures: 1 min, 5 min, 15 min, 1 h, then every 3 h. */
 const FAILURE_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 60 * 60_000];
 
@@ -209,37 +210,30 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
 
 /** Runs the agent. Never throws: a failure is an outcome to record. */
 export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
+  const progress = progressWriter(plan.executionId);
   try {
     const run = await withAgentSlot(plan.userId, () =>
-      runAgent({
-        watch: plan.watch,
-        lastKnownState: plan.lastKnownState,
-        notified: plan.notified,
-        recent: plan.recent,
-        now: new Date(),
-      }),
+      runAgent(
+        {
+          watch: plan.watch,
+          lastKnownState: plan.lastKnownState,
+          notified: plan.notified,
+          recent: plan.recent,
+          now: new Date(),
+        },
+        { onProgress: progress.add },
+      ),
     );
-    const d = run.decision;
+    await progress.close();
     return {
       ok: true,
-      decision: {
-        condition_met: d.condition_met,
-        answer: d.answer,
-        evidence: d.evidence,
-        confidence: d.confidence,
-        sources: d.sources,
-        finding: d.finding,
-        retracts_previous: d.retracts_previous,
-        next_run: d.next_run.toISOString(),
-        next_run_reason: d.next_run_reason,
-        done: d.done,
-        last_known_state: d.last_known_state,
-      },
+      decision: { ...run.decision, next_run: run.decision.next_run.toISOString() },
       model: run.model,
       usage: run.usage,
       duration_ms: run.duration_ms,
     };
   } catch (e) {
+    await progress.close().catch(() => undefined);
     if (!(e instanceof AgentError)) log.error({ err: e }, "agent run failed");
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -284,9 +278,10 @@ type RecordedTask = {
   notified_execution_id: string | null;
   notified_retracted: boolean | null;
   failure_notified: boolean;
+  channels: string[];
 };
 
-/** A failed run: backoff, and task.run_failed once per streak, at the FAILED_NOTICE_AFTER-th failure. */
+/** A failed run: backoff, and task.run_failed once per streak, from the streak the owner is told about (isFailing). */
 async function recordFailure(
   query: Query,
   task: RecordedTask,
@@ -302,9 +297,7 @@ async function recordFailure(
   if (!failed.length) return alreadyRecorded(query, executionId, "failed", error);
   const failures = await consecutiveFailures(query, taskId);
   const notices: Notice[] =
-    failures >= FAILED_NOTICE_AFTER && !task.failure_notified
-      ? [{ event: "task.run_failed", consecutive_failures: failures }]
-      : [];
+    isFailing(failures) && !task.failure_notified ? [{ event: "task.run_failed", consecutive_failures: failures }] : [];
   const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
   const nextRun = task.state === "active" ? new Date(now.getTime() + delay) : null;
   await query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]);
@@ -329,7 +322,8 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
   return transaction(async (query) => {
     const [task] = await query<RecordedTask>(
       `SELECT t.state::text AS state, t.user_id, t.min_confidence, t.min_sources, t.notified_finding_key, t.notified_execution_id,
-              n.retracted_by_execution_id IS NOT NULL AS notified_retracted, t.failure_notified
+              n.retracted_by_execution_id IS NOT NULL AS notified_retracted, t.failure_notified,
+              array(SELECT c.type::text FROM task_notifications c WHERE c.task_id = t.id ORDER BY c.type) AS channels
          FROM tasks t LEFT JOIN executions n ON n.id = t.notified_execution_id
         WHERE t.id = $1 FOR UPDATE OF t`,
       [taskId],
@@ -347,9 +341,10 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
         : null;
     if (retracts) {
       notices.push({ event: "task.condition_retracted", retracted_execution_id: retracts });
+      if (notifiedKey) await retractFinding(query, taskId, notifiedKey, now);
       notifiedKey = null; // the same finding, confirmed again later, is news again
     }
-    const isNew = d.finding !== null && d.finding.key !== notifiedKey;
+    const isNew = d.finding !== null && d.finding.notify && d.finding.key !== notifiedKey;
     const gated = isNew ? gate(d, task) : null;
     const notification = gated?.passed ? d.finding!.notification : null;
     if (notification) {
@@ -359,22 +354,11 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     }
     if (task.failure_notified) notices.push({ event: "task.run_recovered" });
 
-    const result = ExecutionResultSchema.parse({
-      condition_met: d.condition_met,
-      answer: d.answer,
-      evidence: d.evidence,
-      confidence: d.confidence,
-      model: outcome.model,
-      usage: outcome.usage,
-      duration_ms: outcome.duration_ms,
-      next_run_reason: d.next_run_reason,
-      gate: gated,
-      retracted_execution_id: retracts,
-    });
+    const result = runResult(d, outcome, gated, retracts);
     // JSON values go in as strings: node-postgres would turn an array into a PostgreSQL array.
     const recorded = await query(
       `UPDATE executions SET status = 'success', completed_at = $2, condition_met = $3, result = $4, notification = $5, grounding_sources = $6,
-              notices = $7
+              notices = $7, progress = coalesce(progress, '[]'::jsonb) || $8::jsonb
         WHERE id = $1 AND status = 'running' RETURNING id`,
       [
         executionId,
@@ -384,9 +368,30 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
         notification && JSON.stringify(notification),
         JSON.stringify(d.sources),
         JSON.stringify(notices),
+        JSON.stringify(
+          decisionProgress(now, {
+            condition_met: d.condition_met,
+            confidence: d.confidence,
+            findingTitle: d.finding?.notification.title ?? null,
+            isNew,
+            held: gated && !gated.passed ? (gated.reason ?? "") : null,
+            notified: notification !== null,
+            retracted: retracts !== null,
+            channels: task.channels,
+          }),
+        ),
       ],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
+    if (d.finding)
+      await recordFinding(query, taskId, executionId, now, {
+        key: d.finding.key,
+        title: d.finding.notification.title,
+        answer: d.answer,
+        sources: d.sources,
+        notified: notification !== null,
+        held: gated && !gated.passed ? (gated.reason ?? "") : null,
+      });
     if (retracts)
       await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
     await addTokens(query, task.user_id, now, outcome.usage);

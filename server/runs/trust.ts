@@ -1,21 +1,11 @@
 /**
- * Whether a finding may be sent: confident enough, and backed by enough independent sites. Sites are
- * registrable domains from the public-suffix list (`a.example.co.uk` and `www.example.co.uk` are one site, two
- * `*.github.io` pages are two); a provider's redirector link that could not be resolved counts by its title, which
- * names the source's own domain.
+ * Whether a finding may be sent: confident enough for the owner's bound, and backed by enough independent sites (the
+ * registrable domains of its sources, `siteOf`), so one report copied across a site's pages counts once.
  */
-import { getDomain } from "tldts";
-import { isGroundingRedirect } from "../agent/sources";
+import { siteOf } from "../agent/sources";
 
 export type Gate = { passed: boolean; reason: string | null };
 export type TrustBounds = { min_confidence: number; min_sources: number };
-
-function siteOf(source: { url: string; title: string }): string | null {
-  if (!URL.canParse(source.url)) return null;
-  const target = isGroundingRedirect(source.url) ? source.title.trim() : source.url;
-  const host = URL.canParse(target) ? new URL(target).hostname : target.toLowerCase();
-  return getDomain(target, { allowPrivateDomains: true }) ?? (host || null);
-}
 
 /** The number of distinct sites among a run's sources. */
 export function independentSites(sources: { url: string; title: string }[]): number {

@@ -92,8 +92,8 @@ export async function listExecutions(
   return rows.map(executionView);
 }
 
-/** Executions whose condition was met: the watch's findings. */
-export async function listFindings(user: User, taskId: string, q: { limit: number; offset: number }) {
+/** Executions whose condition was met, one per run (the findings grouped: ./findings). */
+export async function listMetExecutions(user: User, taskId: string, q: { limit: number; offset: number }) {
   await assertOwner(user, taskId);
   const rows = await db.execution.findMany({
     where: { task_id: taskId, condition_met: true },

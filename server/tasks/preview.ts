@@ -1,13 +1,15 @@
 /**
- * What the agent would answer now for a watch that is not saved (CONTRACT §11): one run with no history, counted
+ * What the agent would answer now for a watch that is not saved: one run with no history, counted
  * against the monthly budget, nothing recorded but the usage.
  */
 import { AgentError, runAgent, withAgentSlot } from "../agent";
+import { withDomain } from "../agent/sources";
 import { DomainError } from "../errors";
 import type { User } from "../db";
 import { transaction } from "../db/sql";
 import { gate } from "../runs/trust";
 import { addTokens, budgetExhausted, countRun } from "../usage";
+import { runResult } from "./results";
 import { TRUST_DEFAULTS } from "./schemas";
 
 export type PreviewInput = {
@@ -52,18 +54,19 @@ export async function previewTask(user: User, input: PreviewInput) {
   }
   await transaction((query) => addTokens(query, user.id, now, run.usage));
   const d = run.decision;
+  // With no history every finding the agent would tell is new: would it be sent?
+  const result = runResult(d, run, d.finding?.notify ? gate(d, bounds) : null);
   return {
-    condition_met: d.condition_met,
-    answer: d.answer,
-    evidence: d.evidence,
-    confidence: d.confidence,
-    sources: d.sources,
+    condition_met: result.condition_met,
+    answer: result.answer,
+    evidence: result.evidence,
+    confidence: result.confidence,
+    sources: d.sources.map(withDomain),
     next_run: d.next_run.toISOString(),
-    next_run_reason: d.next_run_reason,
-    // With no history every finding is new: would it be sent?
-    gate: d.finding ? gate(d, bounds) : null,
+    next_run_reason: result.next_run_reason,
+    gate: result.gate,
     model: run.model,
     usage: run.usage,
-    duration_ms: run.duration_ms,
+    duration_ms: result.duration_ms,
   };
 }

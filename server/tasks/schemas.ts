@@ -125,8 +125,26 @@ export const UpdateTaskInput = z
   .strict()
   .superRefine(cadenceOrdered);
 
-export const SourceSchema = z.object({ url: z.string(), title: z.string() }).meta({ id: "Source" });
+export const SourceSchema = z
+  .object({
+    url: z.string(),
+    title: z.string(),
+    domain: z.string().meta({
+      description: "The site: registrable domain of the page (`news.example.co.uk` → `example.co.uk`); empty when none",
+    }),
+  })
+  .meta({ id: "Source" });
 export type Source = z.infer<typeof SourceSchema>;
+
+export const PROGRESS_STEPS = ["search", "read", "decide", "notify"] as const;
+export const ProgressSchema = z
+  .object({
+    at: Timestamp,
+    step: z.enum(PROGRESS_STEPS),
+    detail: z.string().meta({ description: "The search query, the page read, the decision, where it was sent" }),
+  })
+  .meta({ id: "ProgressStep" });
+export type ProgressStep = z.infer<typeof ProgressSchema>;
 
 export const GateSchema = z.object({ passed: z.boolean(), reason: z.string().nullable() }).meta({
   id: "Gate",
@@ -134,8 +152,8 @@ export const GateSchema = z.object({ passed: z.boolean(), reason: z.string().nul
 });
 
 /**
- * What a successful run found. Checked when the run is recorded; older rows lack the later
- * fields, which read as their defaults.
+ * What a successful run found, with the trust gate of a new finding. Checked when the run is recorded; older rows lack
+ * the later fields, which read as their defaults.
  */
 export const ExecutionResultSchema = z
   .object({
@@ -176,9 +194,37 @@ export const ExecutionSchema = z
     retracted_by_execution_id: Id.nullable().meta({
       description: "On a notified finding: the later run that retracted it",
     }),
+    progress: z.array(ProgressSchema).optional().meta({
+      description:
+        "What the run did, written while it goes (searches, pages read, the decision, where it was sent); owner views only",
+    }),
     created_at: Timestamp,
   })
   .meta({ id: "Execution" });
+
+export const FINDING_STATUSES = ["notified", "held", "retracted"] as const;
+export const FindingSchema = z
+  .object({
+    key: z.string().meta({ description: "The agent's stable name for what it found" }),
+    title: z.string(),
+    answer: z.string().meta({ description: "Markdown: the latest answer that found it (and was not held back)" }),
+    sources: z.array(SourceSchema),
+    status: z.enum(FINDING_STATUSES).meta({
+      description: "`held`: the watch's bounds kept it back (owner only); `retracted`: a later run withdrew it",
+    }),
+    gate_reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why it was held (e.g. `1 independent source, 2 required`)" }),
+    first_found_at: Timestamp,
+    last_confirmed_at: Timestamp,
+    confirmations: z.number().int().meta({ description: "Runs that found it, the first included" }),
+    first_execution_id: Id,
+    last_execution_id: Id,
+    retracted_at: Timestamp.nullable(),
+  })
+  .meta({ id: "Finding", description: "One distinct thing the agent found; later runs that find it again confirm it" });
+export type FindingView = z.infer<typeof FindingSchema>;
 
 export const ResolutionSchema = z
   .object({
@@ -251,6 +297,16 @@ export const SendRecordSchema = z
     created_at: Timestamp,
   })
   .meta({ id: "NotificationSend" });
+
+/** A page of findings: 1–100, 20 unless said. */
+export const FindingPaging = {
+  limit: z.number().int().min(1).max(100).default(20),
+  offset: z.number().int().min(0).default(0),
+};
+
+export const TotalCount = z.object({
+  "X-Total-Count": z.string().max(20).meta({ description: "How many there are in all" }),
+});
 
 export const Paging = {
   limit: z.number().int().min(1).max(500).default(50),

@@ -4,7 +4,8 @@
  * the owner's trust bounds held back (`isHeld`; `SHOWN_PUBLICLY` is the same rule for reads in SQL). Public task JSON,
  * the public pages, explore, the feeds and the follows list all build on these views.
  */
-import type { Execution, Task, TaskNotification } from "../db";
+import type { Execution, Finding, Task, TaskNotification } from "../db";
+import { withDomain, type Source } from "../agent/sources";
 import { pendingViews } from "./view-counts";
 import { CHANNELS } from "../notify/channels";
 import { redactedView } from "../notify/channels/secrets";
@@ -13,9 +14,10 @@ import {
   CADENCE_CEILING,
   cadenceFloor,
   type ExecutionResult,
+  type FindingView,
   type NotificationConfig,
+  type ProgressStep,
   type Resolution,
-  type Source,
   type TaskView,
 } from "./schemas";
 
@@ -70,6 +72,9 @@ export const isHeld = (e: Pick<Execution, "result">) => asObject(asObject(e.resu
 /** `isHeld`'s complement in SQL, over an `executions` row aliased `e`: the runs a public read may return. */
 export const SHOWN_PUBLICLY = `coalesce((e.result->'gate'->>'passed')::boolean, true)`;
 
+/** Stored sources as every view shows them: each with its site. */
+export const sourcesView = (stored: unknown) => (Array.isArray(stored) ? (stored as Source[]).map(withDomain) : null);
+
 /** Stored JSON was checked when the run was recorded (server/runs/steps.ts); older results lack the later fields. */
 export function executionView(e: Execution) {
   const result = asObject(e.result) as ExecutionResult | null;
@@ -82,8 +87,9 @@ export function executionView(e: Execution) {
     result: result && { next_run_reason: "", gate: null, retracted_execution_id: null, ...result },
     error_message: e.error_message,
     notification: asObject(e.notification) as { title: string; markdown: string } | null,
-    grounding_sources: Array.isArray(e.grounding_sources) ? (e.grounding_sources as Source[]) : null,
+    grounding_sources: sourcesView(e.grounding_sources),
     retracted_by_execution_id: e.retracted_by_execution_id,
+    progress: Array.isArray(e.progress) ? (e.progress as ProgressStep[]) : ([] as ProgressStep[]),
     created_at: e.created_at.toISOString(),
   };
 }
@@ -102,7 +108,7 @@ export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">)
     status: row.state === "completed" ? "resolved" : "met",
     since: (finding.completed_at ?? finding.created_at).toISOString(),
     answer: typeof result?.answer === "string" ? result.answer : null,
-    sources: Array.isArray(finding.grounding_sources) ? (finding.grounding_sources as Source[]) : [],
+    sources: sourcesView(finding.grounding_sources) ?? [],
   };
 }
 
@@ -163,8 +169,30 @@ export function publicExecutionView(e: Execution) {
     view.result = shown;
   }
   view.error_message = null;
+  delete (view as { progress?: unknown }).progress;
   return view;
 }
+
+/** A finding as its owner sees it; the public sees only notified and retracted ones (`PUBLIC_FINDING_STATUSES`). */
+export function findingView(f: Finding): FindingView {
+  return {
+    key: f.key,
+    title: f.title,
+    answer: f.answer,
+    sources: sourcesView(f.sources) ?? [],
+    status: f.status,
+    gate_reason: f.gate_reason,
+    first_found_at: f.first_found_at.toISOString(),
+    last_confirmed_at: f.last_confirmed_at.toISOString(),
+    confirmations: f.confirmations,
+    first_execution_id: f.first_execution_id,
+    last_execution_id: f.last_execution_id,
+    retracted_at: iso(f.retracted_at),
+  };
+}
+
+/** The findings anyone but the owner may see: a held one was never told to anyone. */
+export const PUBLIC_FINDING_STATUSES = ["notified", "retracted"] as const;
 
 /**
  * What anyone but the owner sees of a public watch: no owner identity beyond the username, no channels, and as its

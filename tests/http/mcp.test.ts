@@ -268,9 +268,9 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
     const findings = await mcp.tool("list_findings", { id, limit: 5 });
     expect(findings.structuredContent.findings).toHaveLength(1);
     expect(findings.structuredContent).toEqual({
-      findings: (await rest("GET", `/api/v1/tasks/${id}/notifications?limit=5`, alice.key)).body,
+      findings: (await rest("GET", `/api/v1/tasks/${id}/findings?limit=5`, alice.key)).body,
     });
-    expect(findings.structuredContent.findings[0].result.answer).toBe("PostgreSQL 19 Beta 1 was released today.");
+    expect(findings.structuredContent.findings[0].answer).toBe("PostgreSQL 19 Beta 1 was released today.");
 
     // Checked, next check hours away: nothing is open.
     const run = await mcp.tool("run_watch", { id });

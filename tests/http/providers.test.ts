@@ -73,8 +73,8 @@ describe("Gemini with Google Search, the default model", () => {
       usage: { input_tokens: 17, output_tokens: 370 },
     });
     expect(run.grounding_sources).toEqual([
-      { url: "https://www.aljazeera.com/sports/euro-2024-final", title: "aljazeera.com" },
-      { url: "https://www.uefa.com/euro2024/news/spain-wins-euro-2024", title: "uefa.com" },
+      { url: "https://www.aljazeera.com/sports/euro-2024-final", title: "aljazeera.com", domain: "aljazeera.com" },
+      { url: "https://www.uefa.com/euro2024/news/spain-wins-euro-2024", title: "uefa.com", domain: "uefa.com" },
     ]);
     expect(stub.bodies()[0]!.tools).toEqual([{ googleSearch: {} }]);
 

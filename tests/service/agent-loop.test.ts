@@ -51,7 +51,11 @@ describe("agent loop end to end", () => {
     expect(run.result.duration_ms).toBeGreaterThanOrEqual(0);
     expect(run.notification).toEqual({ title: "PostgreSQL 19 Beta 1 is out", markdown: "Beta 1 was released today." });
     expect(run.grounding_sources).toEqual([
-      { url: "https://www.postgresql.org/about/news/pg19-beta1/", title: "PostgreSQL 19 Beta 1 Released" },
+      {
+        url: "https://www.postgresql.org/about/news/pg19-beta1/",
+        title: "PostgreSQL 19 Beta 1 Released",
+        domain: "postgresql.org",
+      },
     ]);
     expect(
       app.stubs.searx.requests.some(

@@ -430,7 +430,7 @@ describe("watchctl against a development server (SERVICE_NOAUTH=1) with a stub m
     expect(waited).toMatchObject({ code: 0, stderr: "" });
     expect(waited.stdout).toMatch(/\ssuccess\s+met\s.*PostgreSQL 19 Beta 1 was released today\./);
     expect((await cli("findings", id)).stdout).toMatch(
-      /PostgreSQL 19 Beta 1 is out\nPostgreSQL 19 Beta 1 was released today\./,
+      /^PostgreSQL 19 Beta 1 is out\n {2}notified · first found \S+ · confirmed \d+×[^\n]*\n {2}PostgreSQL 19 Beta 1 was released today\./,
     );
     expect((await cli("show", id)).stdout).toMatch(/last:\s+met at/);
   });

@@ -243,7 +243,9 @@ describe("a development server (SERVICE_NOAUTH=1) with a stub model", () => {
       settledSends(await sdk.notifications.sends({ task_id: task.id, notification_type: "webhook" }), 1),
     );
     expect(sends.sends[0]).toMatchObject({ status: "sent", execution_id: execution.id });
-    expect((await sdk.watches.findings(task.id)).map((f) => f.id)).toEqual([execution.id]);
+    expect(await sdk.watches.findings(task.id)).toMatchObject([
+      { key: "pg19-beta1", status: "notified", confirmations: 1, first_execution_id: execution.id },
+    ]);
     expect(new Set(authorization)).toEqual(new Set([null]));
 
     const delivery = app.stubs.receiver.to("/hook").at(-1)!;

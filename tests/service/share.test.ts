@@ -85,7 +85,12 @@ describe("resolution", () => {
       query,
       decisionFor({ finding_key: "beta1", answer: "Yes: **Beta 1** is out.", sources }),
     );
-    const met = { status: "met", since: found.completed_at, answer: "Yes: **Beta 1** is out.", sources };
+    const met = {
+      status: "met",
+      since: found.completed_at,
+      answer: "Yes: **Beta 1** is out.",
+      sources: sources.map((s) => ({ ...s, domain: "postgresql.org" })),
+    };
     expect(await views()).toEqual([met, met]);
     // A later run that finds nothing new leaves the verdict as it stands.
     await runNow(id, query, decisionFor({ finding_key: "beta1", answer: "Still out." }));

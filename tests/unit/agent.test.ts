@@ -79,11 +79,11 @@ describe("agent decision", () => {
     ]);
   });
 
-  it("has no finding when the condition is not met or the model does not want it told", async () => {
+  it("has no finding when the condition is not met; a met one the model does not want told is a confirmation", async () => {
     const unmet = await runAgent(input(), { model: model(decision({ condition_met: false, notify: true })) });
     expect(unmet.decision.finding).toBeNull();
     const quiet = await runAgent(input(), { model: model(decision({ notify: false })) });
-    expect(quiet.decision.finding).toBeNull();
+    expect(quiet.decision.finding).toMatchObject({ key: "pg19-beta1", notify: false });
   });
 
   it("passes on a retraction and drops the state key older versions kept", async () => {

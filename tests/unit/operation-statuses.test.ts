@@ -162,6 +162,7 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     await watchRun(inline, id, { executionId: execution.body.id });
     await call("GET /api/v1/tasks/{id}/executions", { params: { id } });
     await call("GET /api/v1/tasks/{id}/notifications", { params: { id } });
+    await call("GET /api/v1/tasks/{id}/findings", { params: { id } });
     await call("GET /api/v1/tasks/{id}/history", { params: { id } });
     const sends = await call("GET /api/v1/notifications/sends", { query: { notification_type: "webhook" } });
     const send = sends.body.sends.find((s: { event: string }) => s.event === "task.condition_met");
@@ -173,6 +174,7 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     // Public: reads (each again with the ETag it gave: 304), follows, forks.
     await call("PATCH /api/v1/tasks/{id}/visibility", { params: { id }, body: { is_public: true } });
     await call("GET /api/v1/public/tasks");
+    await call("GET /api/v1/public/tasks/id/{id}/findings", { params: { id } });
     for (const read of [
       "GET /api/v1/public/tasks/id/{id}",
       "GET /api/v1/public/tasks/id/{id}/rss",

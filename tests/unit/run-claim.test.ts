@@ -133,7 +133,7 @@ describe("recording a run's outcome", () => {
       evidence: "e",
       confidence: 0.9,
       sources: [{ url: "https://www.example.com/news", title: "news" }],
-      finding: { key: "k1", notification: { title: "t", markdown: "m" } },
+      finding: { key: "k1", notify: true, notification: { title: "t", markdown: "m" } },
       retracts_previous: false,
       next_run: new Date(Date.now() + HOUR).toISOString(),
       next_run_reason: "r",
@@ -183,7 +183,12 @@ describe("recording a run's outcome", () => {
     expect(again.execution.notification).toBeNull();
     expect((again.execution.result as { gate: unknown }).gate).toBeNull();
     expect(
-      (await run(task.id, decision({ finding: { key: "k2", notification: { title: "t2", markdown: "m" } } }))).events,
+      (
+        await run(
+          task.id,
+          decision({ finding: { key: "k2", notify: true, notification: { title: "t2", markdown: "m" } } }),
+        )
+      ).events,
     ).toEqual(["task.condition_met"]);
   });
 

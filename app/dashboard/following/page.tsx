@@ -30,6 +30,11 @@ export default async function Following() {
             </div>
             <p className="meta">
               <span>by @{f.task.owner?.username}</span>
+              {f.task.resolution.since ? (
+                <span>
+                  found <Time iso={f.task.resolution.since} format="date" />
+                </span>
+              ) : null}
               <span>
                 following since <Time iso={f.created_at} format="date" />
               </span>

@@ -7,17 +7,18 @@ import { viewer } from "@/server/api/server-caller";
 import { env } from "@/server/env";
 import { isFollowing } from "@/server/follows/service";
 import { readPublicTask } from "@/server/tasks/service";
-import { publicExecutionView } from "@/server/tasks/views";
-import { audienceOf, publicFindings } from "@/server/public/service";
+import { audienceOf } from "@/server/public/service";
+import { findingAnchor, listPublicFindings } from "@/server/tasks/findings";
 import { plural } from "@/server/render/dates";
+import { isOpen } from "@/server/tasks/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
-import { Markdown, Sources } from "../../ui/markdown";
+import { FindingCard } from "../../ui/finding-card";
 import { StatePill } from "../../ui/pill";
 import { Time } from "../../ui/time";
-import { VerdictCard } from "../../ui/verdict-card";
+import { latestAnswerOf, VerdictCard } from "../../ui/verdict-card";
 import { EmbedSnippets } from "./verdict";
 
 export const dynamic = "force-dynamic";
@@ -35,7 +36,7 @@ const load = cache(async (id: string) => {
   );
   if (!task) return null;
   const [findings, following, audiences] = await Promise.all([
-    publicFindings(id, 50),
+    listPublicFindings(id, { limit: 50, offset: 0 }),
     reader ? isFollowing(reader, id) : false,
     audienceOf([task]),
   ]);
@@ -45,7 +46,7 @@ const load = cache(async (id: string) => {
     reader,
     following,
     audience: audiences.get(task.id)!,
-    findings: findings.map(publicExecutionView),
+    findings: findings.findings,
   };
 });
 
@@ -91,35 +92,50 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
           <h1>{task.name}</h1>
         </div>
       </div>
-      <VerdictCard resolution={task.resolution} next={nextStep(task)} />
+      <VerdictCard resolution={task.resolution} next={nextStep(task)} latest={latestAnswerOf(task)} />
 
-      <section aria-label="Follow this watch" className="section card">
-        <div className="spread">
-          <div>
-            <h2>Hear when it changes</h2>
-            <p className="muted small">
-              {isOwner
-                ? "This is your watch: its findings go to your own channels."
-                : "Get its findings, and a note if one is withdrawn. Stop any time."}
-            </p>
+      <section className="section" aria-labelledby="findings-title">
+        <h2 id="findings-title">Findings</h2>
+        {findings.length ? (
+          <div className="stack">
+            {findings.map((f) => (
+              <FindingCard key={f.key} finding={f} anchor={findingAnchor(task.id, f.key)} />
+            ))}
           </div>
-          <div className="row">
-            {isOwner ? (
-              <a className="button secondary" href={`/dashboard/w/${task.id}`}>
-                Open in your dashboard
-              </a>
-            ) : reader ? (
-              <FollowButton taskId={task.id} following={following} email={reader.email} />
-            ) : null}
-            {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>}
-          </div>
-        </div>
-        {!isOwner && !reader ? <FollowByEmail taskId={task.id} /> : null}
-        <p className="muted small">
-          Or follow by <a href={rss}>RSS</a> or <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a>,
-          or fork it with the API: <code>POST /api/v1/tasks/{task.id}/fork</code>
-        </p>
+        ) : (
+          <p className="muted">No findings yet: the condition has not been met.</p>
+        )}
       </section>
+
+      {task.resolution.status === "resolved" ? null : (
+        <section aria-label="Follow this watch" className="section card">
+          <div className="spread">
+            <div>
+              <h2>Hear when it changes</h2>
+              <p className="muted small">
+                {isOwner
+                  ? "This is your watch: its findings go to your own channels."
+                  : "Get its findings, and a note if one is withdrawn. Stop any time."}
+              </p>
+            </div>
+            <div className="row">
+              {isOwner ? (
+                <a className="button secondary" href={`/dashboard/w/${task.id}`}>
+                  Open in your dashboard
+                </a>
+              ) : reader ? (
+                <FollowButton taskId={task.id} following={following} email={reader.email} />
+              ) : null}
+              {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>}
+            </div>
+          </div>
+          {!isOwner && !reader ? <FollowByEmail taskId={task.id} /> : null}
+          <p className="muted small">
+            Or follow by <a href={rss}>RSS</a> or <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a>
+            , or fork it with the API: <code>POST /api/v1/tasks/{task.id}/fork</code>
+          </p>
+        </section>
+      )}
 
       <section className="section" aria-labelledby="about-title">
         <h2 id="about-title">About this watch</h2>
@@ -133,13 +149,9 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
             <StatePill state={task.state} />
           </dd>
           <dt>Last checked</dt>
-          <dd>
-            <Time iso={task.last_execution?.completed_at} />
-          </dd>
+          <dd>{checking(task) ? "checking now" : <Time iso={task.last_execution?.completed_at} />}</dd>
           <dt>Next check</dt>
-          <dd>
-            <Time iso={task.next_run} />
-          </dd>
+          <dd>{checking(task) ? "after this one" : <Time iso={task.next_run} />}</dd>
           <dt>Audience</dt>
           <dd>
             {plural(audience.following, "following", "following")}
@@ -149,38 +161,15 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       </section>
 
       <EmbedSnippets task={task} appUrl={env.APP_URL} />
-
-      <section className="section" aria-labelledby="findings-title">
-        <h2 id="findings-title">Findings</h2>
-        {findings.length ? (
-          findings.map((f) => (
-            <article className="card" id={f.id} key={f.id}>
-              <h3>
-                {f.retracted_by_execution_id ? "Retracted: " : ""}
-                {f.notification?.title ?? "Condition met"}
-              </h3>
-              <p className="meta">
-                <span>
-                  Found <Time iso={f.completed_at} format="date" />
-                </span>
-                {f.retracted_by_execution_id ? (
-                  <span>a later check found this no longer holds (withdrawn, corrected or denied)</span>
-                ) : null}
-              </p>
-              <Markdown text={f.result?.answer ?? ""} />
-              <Sources sources={f.grounding_sources ?? []} />
-            </article>
-          ))
-        ) : (
-          <p className="muted">No findings yet: the condition has not been met.</p>
-        )}
-      </section>
     </main>
   );
 }
 
+const checking = (task: TaskView) => isOpen(task.last_execution);
+
 /** What happens next while the watch is still watching. */
 function nextStep(task: TaskView) {
+  if (checking(task)) return "A check is running now.";
   if (task.next_run)
     return (
       <>

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { text } from "../../text";
 import { authenticate } from "../../auth";
 import { serviceHealth } from "../../health";
-import { Id, TaskSchema } from "../../tasks/schemas";
+import { FindingPaging, FindingSchema, Id, TaskSchema, TotalCount } from "../../tasks/schemas";
+import { listPublicFindings } from "../../tasks/findings";
 import { readPublicTask } from "../../tasks/service";
 import { PUBLIC_CACHE_CONTROL } from "../../http/conditional";
 import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
@@ -109,6 +110,27 @@ export const publicRouter = router({
         if (notModified) ctx.res.status = 304;
       }
       return view;
+    }),
+
+  findings: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/public/tasks/id/{id}/findings",
+        tags: ["public"],
+        summary:
+          "A public watch's findings (anonymous), newest first: notified and retracted ones; total in X-Total-Count",
+        errorResponses: { 404: "Task not found" },
+        responseHeaders: TotalCount,
+      },
+      rateLimit: "public-findings",
+    })
+    .input(z.object({ id: Id, ...FindingPaging }))
+    .output(syncParsed(z.array(FindingSchema)))
+    .query(async ({ ctx, input }) => {
+      const { findings, total } = await listPublicFindings(input.id, input);
+      ctx.res.headers["X-Total-Count"] = String(total);
+      return findings;
     }),
 
   health: publicProcedure

@@ -5,6 +5,8 @@ import {
   CreateTaskInput,
   ExecutionSchema,
   ExecutionStatusSchema,
+  FindingPaging,
+  FindingSchema,
   GateSchema,
   Id,
   Name,
@@ -14,10 +16,12 @@ import {
   Paging,
   TaskSchema,
   TaskStateSchema,
+  TotalCount,
   UpdateTaskInput,
 } from "../../tasks/schemas";
 import { createTask, deleteTask, forkTask, getTask, listTasks, setVisibility, updateTask } from "../../tasks/service";
-import { executeTask, listExecutions, listFindings } from "../../tasks/executions";
+import { executeTask, listExecutions, listMetExecutions } from "../../tasks/executions";
+import { listFindings } from "../../tasks/findings";
 import { listHistory } from "../../tasks/history";
 import { previewTask } from "../../tasks/preview";
 import { sendTestNotification } from "../../notify";
@@ -182,19 +186,39 @@ export const tasksRouter = router({
     .output(syncParsed(z.array(ExecutionSchema)))
     .query(({ ctx, input }) => listExecutions(ctx.user, input.id, input)),
 
-  findings: authedProcedure
+  metExecutions: authedProcedure
     .meta({
       openapi: {
         method: "GET",
         path: "/api/v1/tasks/{id}/notifications",
         tags,
-        summary: "Executions where the condition was met",
+        summary: "Executions where the condition was met (for findings grouped, see …/findings)",
         errorResponses: { 404: "Task not found" },
       },
     })
     .input(ById.extend(Paging))
     .output(syncParsed(z.array(ExecutionSchema)))
-    .query(({ ctx, input }) => listFindings(ctx.user, input.id, input)),
+    .query(({ ctx, input }) => listMetExecutions(ctx.user, input.id, input)),
+
+  findings: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/api/v1/tasks/{id}/findings",
+        tags,
+        summary:
+          "A watch's findings, newest first: one per distinct thing found, with its confirmations; total in X-Total-Count",
+        errorResponses: { 404: "Task not found" },
+        responseHeaders: TotalCount,
+      },
+    })
+    .input(ById.extend(FindingPaging))
+    .output(syncParsed(z.array(FindingSchema)))
+    .query(async ({ ctx, input }) => {
+      const { findings, total } = await listFindings(ctx.user, input.id, input);
+      ctx.res.headers["X-Total-Count"] = String(total);
+      return findings;
+    }),
 
   setVisibility: authedProcedure
     .meta({

@@ -6,7 +6,10 @@
  * escaping function.
  */
 import { defang } from "../../render/defang";
-import type { Source } from "../../tasks/schemas";
+import type { Source as SourceView } from "../../tasks/schemas";
+
+/** A message names a source by its link and title (its site shows in the link). */
+type Source = Pick<SourceView, "url" | "title">;
 import type { SendEvent } from "../events";
 
 export const ANSWER_MAX = 1_000;

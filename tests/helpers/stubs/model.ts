@@ -1,7 +1,7 @@
 /**
  * An OpenAI-compatible chat-completions stub (AGENT_MODEL=openai-compatible:stub, AGENT_BASE_URL=<url>/v1):
  * the first call asks for the `web_search` tool, the next one answers with the decision JSON that `decide`
- * returns for the watch's search query.
+ * returns for the watch's search query (`beforeAnswer` may hold that answer back, to look at a run under way).
  */
 import { startStub } from "./http";
 
@@ -49,10 +49,10 @@ export function hostileDecision(): StubDecision {
  */
 export async function startModelStub(
   decide: (query: string) => StubDecision = () => decisionFor(),
-  opts: { answerDelayMs?: number } = {},
+  opts: { answerDelayMs?: number; beforeAnswer?: (query: string) => Promise<void> } = {},
 ) {
   let calls = 0;
-  const stub = await startStub((req) => {
+  const stub = await startStub(async (req) => {
     if (!req.url.endsWith("/chat/completions")) return { status: 404, json: { error: { message: "not found" } } };
     calls++;
     const body = JSON.parse(req.body) as { messages: { role: string; content: unknown }[] };
@@ -90,6 +90,7 @@ export async function startModelStub(
         },
       };
     }
+    await opts.beforeAnswer?.(query);
     const decided = decide(query);
     if (typeof decided.providerError === "number")
       return {

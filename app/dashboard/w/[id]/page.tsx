@@ -3,11 +3,15 @@ import { specOf } from "@/client/channels";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
+import { findingAnchor } from "@/server/tasks/findings";
 import { Markdown, Sources } from "../../../ui/markdown";
+import { FindingCard } from "../../../ui/finding-card";
 import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
 import { Time } from "../../../ui/time";
+import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
 import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
-import { duration, isOpen, outcomeOf, sureness } from "../../ui/format";
+import { failureStreak, isFailing, isOpen, outcomeOf } from "@/server/tasks/outcome";
+import { duration, sureness } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
 
 type Execution = NonNullable<TaskView["last_execution"]>;
@@ -63,12 +67,64 @@ function Trust({ execution }: { execution: Execution }) {
   );
 }
 
-/** Checks that failed in a row, newest first, up to the latest one that did not fail. */
-const failedInARow = (executions: Execution[]) => {
-  const settled = executions.filter((e) => e.status === "success" || e.status === "failed");
-  const firstSuccess = settled.findIndex((e) => e.status === "success");
-  return firstSuccess === -1 ? settled.length : firstSuccess;
-};
+type Finding = Awaited<ReturnType<Awaited<ReturnType<typeof serverCaller>>["tasks"]["findings"]>>[number];
+
+const STEP_WORDS = { search: "Searched", read: "Read", decide: "Decided", notify: "Notified" } as const;
+
+/** What a check under way has done so far: each search and page as it happens (the page refreshes every 2 s). */
+function LiveSteps({ execution }: { execution: Execution }) {
+  const steps = execution.progress ?? [];
+  return (
+    <section className="card section live-steps" aria-labelledby="live-title" data-testid="live-steps">
+      <div className="spread section-title">
+        <h2 id="live-title">Checking now</h2>
+        <span className="muted small">
+          started <Time iso={execution.started_at} />
+        </span>
+      </div>
+      {steps.length ? (
+        <ol className="progress-steps" aria-live="polite">
+          {steps.map((p, i) => (
+            <li key={i} data-step={p.step}>
+              <span className="muted small">{STEP_WORDS[p.step]}</span> <span className="step-detail">{p.detail}</span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="muted small">Starting the research…</p>
+      )}
+    </section>
+  );
+}
+
+/** "Next check in 3 hours." */
+const NextCheck = ({ iso }: { iso: string | null }) =>
+  iso ? (
+    <>
+      Next check <Time iso={iso} />.
+    </>
+  ) : null;
+
+/** Under the verdict: where the standing finding went ("Sent to email, webhook"), or why it was held. */
+function Delivery({ task, standing }: { task: TaskView; standing: Finding | null }) {
+  if (standing?.status === "held")
+    return (
+      <p className="small">
+        <Pill tone="warn" testId="verdict-held">
+          met · held
+        </Pill>{" "}
+        Nobody was told: {standing.gate_reason}. <Link href={`/dashboard/w/${task.id}/edit`}>Change the bounds</Link>
+      </p>
+    );
+  const channels = task.notifications.map((n) => specOf(n.type)?.label ?? n.type);
+  return (
+    <p className="muted small" data-testid="verdict-delivery">
+      {channels.length ? `Sent to ${channels.join(", ")}` : "Kept here: this watch has no channel"}
+      {task.subscriber_count ? ` and ${task.subscriber_count} following` : ""}.{" "}
+      <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history</Link>
+    </p>
+  );
+}
 
 const interval = (minutes: number) =>
   minutes % 1440 === 0
@@ -114,11 +170,11 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
   const caller = await serverCaller();
   const [executions, findings, history, user] = await Promise.all([
     caller.tasks.executions({ id, limit: 20, offset: 0 }),
-    caller.tasks.findings({ id, limit: 10, offset: 0 }),
+    caller.tasks.findings({ id, limit: 20, offset: 0 }),
     caller.tasks.history({ id, limit: 20, offset: 0 }),
     viewer(),
   ]);
-  const failing = failedInARow(executions);
+  const failing = failureStreak(executions);
   const latest = executions[0] ?? null;
   const running = isOpen(latest);
   const answered = executions.find((e) => e.status === "success");
@@ -160,7 +216,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </p>
       ) : null}
       <LiveRefresh active={running} />
-      {failing >= 3 ? (
+      {isFailing(failing) ? (
         <div className="notice banner-failing" role="alert" data-testid="failing-banner">
           <p>
             <strong>This watch is failing: its last {failing} checks failed.</strong> It keeps retrying (at most every 3
@@ -175,118 +231,125 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </div>
       ) : null}
 
-      <section aria-labelledby="answer-title" className="card section">
-        <div className="spread section-title">
-          <h2 id="answer-title">Latest answer</h2>
-          {answered ? (
-            <span className="muted small">
-              Checked <Time iso={answered.completed_at} />
-            </span>
-          ) : null}
-        </div>
-        {answered ? (
-          <div className="stack">
-            <Answer execution={answered} />
-          </div>
+      <VerdictCard
+        resolution={task.resolution}
+        confidence={answered?.result?.condition_met ? answered.result.confidence : null}
+        latest={answered ? latestAnswerOf({ last_execution: answered }) : null}
+        next={running ? "A check is running now." : task.state === "active" ? <NextCheck iso={task.next_run} /> : null}
+      >
+        <Delivery task={task} standing={findings.find((f) => f.status !== "retracted") ?? null} />
+      </VerdictCard>
+
+      {running && latest ? <LiveSteps execution={latest} /> : null}
+      {latest?.status === "failed" ? (
+        latest.error_message === NO_MODEL_CONFIGURED ? (
+          <NoModelHint />
         ) : (
-          <p className="muted">
-            No answer yet. {running ? "The first check is running." : "Run a check to see what the agent finds."}
+          <p className="notice section" data-tone="danger" role="alert">
+            The last check failed: {latest.error_message}
           </p>
-        )}
-        {latest?.status === "failed" ? (
-          latest.error_message === NO_MODEL_CONFIGURED ? (
-            <NoModelHint />
-          ) : (
-            <p className="notice" data-tone="danger" role="alert">
-              The last check failed: {latest.error_message}
-            </p>
-          )
-        ) : null}
-      </section>
-
-      <div className="split section">
-        <section aria-labelledby="about-title" className="card">
-          <h2 id="about-title">What it watches</h2>
-          <dl className="facts">
-            <dt>Searching</dt>
-            <dd>{task.search_query}</dd>
-            <dt>Tell me when</dt>
-            <dd>{task.condition_description}</dd>
-            <dt>Next check</dt>
-            <dd>{task.state === "active" ? <Time iso={task.next_run} /> : `— (${task.state})`}</dd>
-            <dt>Notify when</dt>
-            <dd>
-              {task.min_confidence ? `${Math.round(task.min_confidence * 100)}% sure or more` : "any confidence"},{" "}
-              {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
-            </dd>
-            <dt>Checks</dt>
-            <dd>
-              at most every {interval(task.min_interval_minutes)}, at least every {interval(task.max_interval_minutes)}
-            </dd>
-            {task.forked_from_task_id ? (
-              <>
-                <dt>Forked from</dt>
-                <dd>
-                  <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
-                </dd>
-              </>
-            ) : null}
-          </dl>
-        </section>
-
-        <section aria-labelledby="notify-title" className="card">
-          <h2 id="notify-title">Notifications</h2>
-          {task.notifications.length ? (
-            <ul className="channels">
-              {task.notifications.map((n) => (
-                <li key={n.type}>
-                  <span>
-                    {specOf(n.type)?.label ?? n.type} <strong>{specOf(n.type)?.summary(n) ?? ""}</strong>
-                  </span>
-                  <span className="row">
-                    <Link className="small" href={`/dashboard/notifications?task_id=${task.id}&type=${n.type}`}>
-                      History
-                    </Link>
-                    <TestSend id={task.id} type={n.type} />
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="notice" data-tone="warn">
-              Nobody is notified: findings are kept here and in the API.{" "}
-              <Link href={`/dashboard/w/${task.id}/edit`}>Add a channel</Link>.
-            </p>
-          )}
-          <p className="small">
-            <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
-          </p>
-        </section>
-      </div>
+        )
+      ) : null}
 
       <section aria-labelledby="findings-title" className="section">
         <h2 id="findings-title">Findings</h2>
         {findings.length ? (
-          findings.map((f) => (
-            <article className="card" key={f.id}>
-              <div className="spread section-title">
-                <h3>
-                  {f.retracted_by_execution_id ? "Retracted: " : ""}
-                  {f.notification?.title ?? "Condition met"}
-                </h3>
-                <span className="muted small">
-                  Found <Time iso={f.completed_at} format="date" />
-                </span>
-              </div>
-              <div className="stack">
-                <Answer execution={f} />
-              </div>
-            </article>
-          ))
+          <div className="stack">
+            {findings.map((f) => (
+              <FindingCard key={f.key} finding={f} anchor={findingAnchor(task.id, f.key)} />
+            ))}
+          </div>
         ) : (
-          <p className="muted">Nothing yet: you will find every new finding here.</p>
+          <p className="muted">Nothing yet: every new finding appears here once, with each check that confirms it.</p>
         )}
       </section>
+
+      {answered ? (
+        <details className="disclosure section">
+          <summary>
+            Latest check in full <span className="muted">· evidence and every source</span>
+          </summary>
+          <div className="disclosure-body">
+            <Answer execution={answered} />
+          </div>
+        </details>
+      ) : null}
+
+      <details className="disclosure section" data-testid="settings">
+        <summary>
+          Settings and bounds <span className="muted">· what it watches, when to notify, channels</span>
+        </summary>
+        <div className="disclosure-body">
+          <div className="split">
+            <section aria-labelledby="about-title" className="card">
+              <h2 id="about-title">What it watches</h2>
+              <dl className="facts">
+                <dt>Searching</dt>
+                <dd>{task.search_query}</dd>
+                <dt>Tell me when</dt>
+                <dd>{task.condition_description}</dd>
+                <dt>Next check</dt>
+                <dd>
+                  {running ? (
+                    "after the check under way"
+                  ) : task.state === "active" ? (
+                    <Time iso={task.next_run} />
+                  ) : (
+                    `— (${task.state})`
+                  )}
+                </dd>
+                <dt>Notify when</dt>
+                <dd>
+                  {task.min_confidence ? `${Math.round(task.min_confidence * 100)}% sure or more` : "any confidence"},{" "}
+                  {task.min_sources === 1 ? "any source" : `${task.min_sources} independent sites`}
+                </dd>
+                <dt>Checks</dt>
+                <dd>
+                  at most every {interval(task.min_interval_minutes)}, at least every{" "}
+                  {interval(task.max_interval_minutes)}
+                </dd>
+                {task.forked_from_task_id ? (
+                  <>
+                    <dt>Forked from</dt>
+                    <dd>
+                      <Link href={`/w/${task.forked_from_task_id}`}>a public watch</Link>
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
+
+            <section aria-labelledby="notify-title" className="card">
+              <h2 id="notify-title">Notifications</h2>
+              {task.notifications.length ? (
+                <ul className="channels">
+                  {task.notifications.map((n) => (
+                    <li key={n.type}>
+                      <span>
+                        {specOf(n.type)?.label ?? n.type} <strong>{specOf(n.type)?.summary(n) ?? ""}</strong>
+                      </span>
+                      <span className="row">
+                        <Link className="small" href={`/dashboard/notifications?task_id=${task.id}&type=${n.type}`}>
+                          History
+                        </Link>
+                        <TestSend id={task.id} type={n.type} />
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="notice" data-tone="warn">
+                  Nobody is notified: findings are kept here and in the API.{" "}
+                  <Link href={`/dashboard/w/${task.id}/edit`}>Add a channel</Link>.
+                </p>
+              )}
+              <p className="small">
+                <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history for this watch</Link>
+              </p>
+            </section>
+          </div>
+        </div>
+      </details>
 
       <section aria-labelledby="changes-title" id="history" className="section">
         <h2 id="changes-title">Definition history</h2>
@@ -332,9 +395,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                     <td data-label="Status">
                       <ExecutionPill status={e.status} />
                     </td>
-                    <td data-label="Result">
-                      {e.status === "success" ? (e.result?.condition_met ? "met" : "not met") : "—"}
-                    </td>
+                    <td data-label="Result">{e.status === "success" ? outcomeOf(e) : "—"}</td>
                     <td data-label="Duration" className="num">
                       {duration(e.started_at, e.completed_at)}
                     </td>

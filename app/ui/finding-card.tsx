@@ -1,0 +1,43 @@
+/**
+ * One finding: what the agent found, when it first found it and how often later checks confirmed it ("First found
+ * 26 Nov · confirmed 3×, last 3 Dec"), its answer and sources. Held and retracted ones say so; the public pages are
+ * given notified and retracted findings only.
+ */
+import type { FindingView } from "@/server/tasks/schemas";
+import { Markdown, Sources } from "./markdown";
+import { Pill } from "./pill";
+import { Time } from "./time";
+
+export function FindingCard({ finding: f, anchor }: { finding: FindingView; anchor: string }) {
+  return (
+    <article className="card finding" id={anchor} data-status={f.status} data-testid="finding">
+      <div className="spread section-title">
+        <h3>
+          {f.status === "retracted" ? "Retracted: " : ""}
+          {f.title}
+        </h3>
+        {f.status === "held" ? (
+          <Pill tone="warn" testId="held">
+            held: {f.gate_reason}
+          </Pill>
+        ) : f.status === "retracted" ? (
+          <Pill tone="warn" testId="retracted">
+            retracted <Time iso={f.retracted_at} format="date" />
+          </Pill>
+        ) : null}
+      </div>
+      <p className="meta small muted" data-testid="finding-dates">
+        <span>
+          First found <Time iso={f.first_found_at} format="date" />
+        </span>
+        {f.confirmations > 1 ? (
+          <span>
+            confirmed {f.confirmations}×, last <Time iso={f.last_confirmed_at} format="date" />
+          </span>
+        ) : null}
+      </p>
+      <Markdown text={f.answer} />
+      <Sources sources={f.sources} newTab />
+    </article>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * A watch's findings: one entry per distinct thing its agent found, with how many runs confirmed it. The rows are kept
+ * by the run's record transaction (`recordFinding`, server/runs/steps.ts), so a read is one indexed, paged query.
+ */
+import { createHash } from "node:crypto";
+import type { Query } from "../db/sql";
+import { db, type User } from "../db";
+import { notFound } from "../errors";
+import type { Source } from "../agent/sources";
+import { findingView, PUBLIC_FINDING_STATUSES } from "./views";
+
+export type FindingPage = { limit: number; offset: number };
+
+/** Newest first: the order of the API, the pages and the feeds. */
+const NEWEST = [{ first_found_at: "desc" as const }, { id: "asc" as const }];
+
+/** The owner's findings of a watch, held ones included; `total` for X-Total-Count. */
+export async function listFindings(user: User, taskId: string, page: FindingPage) {
+  const task = await db.task.findFirst({ where: { id: taskId, user_id: user.id }, select: { id: true } });
+  if (!task) throw notFound();
+  return readFindings(taskId, page, false);
+}
+
+/** A public watch's findings: notified and retracted ones only. */
+export async function listPublicFindings(taskId: string, page: FindingPage) {
+  const task = await db.task.findFirst({ where: { id: taskId, is_public: true }, select: { id: true } });
+  if (!task) throw notFound();
+  return readFindings(taskId, page, true);
+}
+
+async function readFindings(taskId: string, page: FindingPage, publicOnly: boolean) {
+  const where = { task_id: taskId, ...(publicOnly ? { status: { in: [...PUBLIC_FINDING_STATUSES] } } : {}) };
+  const [rows, total] = await Promise.all([
+    db.finding.findMany({ where, orderBy: NEWEST, take: page.limit, skip: page.offset }),
+    db.finding.count({ where }),
+  ]);
+  return { findings: rows.map(findingView), total };
+}
+
+/**
+ * A finding's anchor on the watch's page and its feed items' id: stable for the watch and the key, and made only of
+ * safe characters whatever the agent named it.
+ */
+export const findingAnchor = (taskId: string, key: string) =>
+  "f-" + createHash("sha256").update(`${taskId}\n${key}`).digest("hex").slice(0, 16);
+
+/** What one run found, as its record step hands it over. */
+export type FoundThisRun = {
+  key: string;
+  title: string;
+  answer: string;
+  sources: Source[];
+  /** The run told the user about it now. */
+  notified: boolean;
+  /** The run's gate held it back (a new finding that did not clear the watch's bounds): its reason. */
+  held: string | null;
+};
+
+/**
+ * Records a run's finding inside the run's record transaction. A key the watch has is confirmed (one more
+ * confirmation, the latest run); a new key is a new finding when the run notified it or held it back (a met answer
+ * the agent did not call news is no finding). A held run never replaces what the public may see of a finding; a
+ * finding notified now stands again even if it was retracted before.
+ */
+export async function recordFinding(query: Query, taskId: string, executionId: string, at: Date, f: FoundThisRun) {
+  const status = f.notified ? "notified" : f.held !== null ? "held" : null;
+  const sources = JSON.stringify(f.sources);
+  if (status === null) {
+    await query(
+      `UPDATE findings SET confirmations = confirmations + 1, last_confirmed_at = $3, last_execution_id = $4, answer = $5,
+              sources = $6::jsonb
+        WHERE task_id = $1 AND key = $2`,
+      [taskId, f.key, at, executionId, f.answer, sources],
+    );
+    return;
+  }
+  const visible = `findings.status <> 'held' AND $6::text = 'held'`; // a held run keeps a public finding as it was
+  await query(
+    `INSERT INTO findings (id, task_id, key, title, answer, sources, status, gate_reason, first_found_at, last_confirmed_at,
+                           confirmations, first_execution_id, last_execution_id)
+     VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb, $6::text::"FindingStatus", $7, $8, $8, 1, $9, $9)
+     ON CONFLICT (task_id, key) DO UPDATE SET
+       confirmations = findings.confirmations + 1,
+       last_confirmed_at = excluded.last_confirmed_at,
+       last_execution_id = excluded.last_execution_id,
+       status = CASE WHEN $6::text = 'notified' THEN 'notified'::"FindingStatus" ELSE findings.status END,
+       retracted_at = CASE WHEN $6::text = 'notified' THEN NULL ELSE findings.retracted_at END,
+       gate_reason = CASE WHEN $6::text = 'notified' THEN NULL WHEN findings.status = 'held' THEN excluded.gate_reason
+                          ELSE findings.gate_reason END,
+       title = CASE WHEN findings.status = 'notified' OR ${visible} THEN findings.title ELSE excluded.title END,
+       answer = CASE WHEN ${visible} THEN findings.answer ELSE excluded.answer END,
+       sources = CASE WHEN ${visible} THEN findings.sources ELSE excluded.sources END`,
+    [taskId, f.key, f.title, f.answer, sources, status, f.held, at, executionId],
+  );
+}
+
+/** A retraction: the notified finding with this key no longer holds. */
+export async function retractFinding(query: Query, taskId: string, key: string, at: Date) {
+  await query(
+    `UPDATE findings SET status = 'retracted', retracted_at = $3 WHERE task_id = $1 AND key = $2 AND status = 'notified'`,
+    [taskId, key, at],
+  );
+}
