@@ -1,5 +1,5 @@
 /**
- * The daily digest (CONTRACT §11): at 08:00 in the user's time zone, one email with every finding and retraction since
+ * The daily digest: at 08:00 in the user's time zone, one email with every finding and retraction since
  * the last digest — of their own watches and of the public watches they follow — instead of an email each.
  */
 import { DailyDigest, type DigestGroup } from "../../emails/digest";

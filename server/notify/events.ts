@@ -1,5 +1,5 @@
 /**
- * What a run announces (CONTRACT §8): webhook `type` values, email subjects and send records' `event`. A run's notices
+ * What a run announces: webhook `type` values, email subjects and send records' `event`. A run's notices
  * are decided when it is recorded (server/runs/steps.ts) and delivered by the run workflow, each by email and webhook.
  */
 export const WATCH_EVENTS = [
@@ -17,7 +17,7 @@ export type Notice =
   | { event: "task.condition_retracted"; retracted_execution_id: string }
   | { event: "task.run_failed"; consecutive_failures: number }
   | { event: "task.run_recovered" }
-  /** The first run refused this period for the monthly run budget (CONTRACT §11). */
+  /** The first run refused this period for the monthly run budget. */
   | { event: "account.budget_exhausted"; runs_limit: number; resumes_at: string };
 
 /** Every kind of send record: a run's events, a test send, an address verification, a follow's confirmation. */
@@ -40,6 +40,6 @@ export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met
 export const toAccount = (event: WatchEvent) =>
   event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";
 
-/** What followers of a public watch receive (CONTRACT §9): its findings and their retractions. */
+/** What followers of a public watch receive: its findings and their retractions. */
 export const forFollowers = (event: WatchEvent) =>
   event === "task.condition_met" || event === "task.condition_retracted";

@@ -1,4 +1,4 @@
-/** The notification send history (SPEC §4.2): one record per delivery attempt; and the redelivery of a webhook. */
+/** The notification send history: one record per delivery attempt; and the redelivery of a webhook. */
 import { DomainError, notFound } from "../errors";
 import { db, type NotificationSend, type NotificationType, type User } from "../db";
 import { claimAttempt, loadDelivery, settleAttempt } from "./deliveries";

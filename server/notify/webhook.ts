@@ -1,6 +1,6 @@
 /**
- * Webhooks, signed with Standard Webhooks and the receiving account's `whsec_` secret (CONTRACT §6): the owner's for
- * the watch's own webhook, a follower's for theirs (CONTRACT §9). The webhook-id is stable per execution and event, so
+ * Webhooks, signed with Standard Webhooks and the receiving account's `whsec_` secret: the owner's for
+ * the watch's own webhook, a follower's for theirs. The webhook-id is stable per execution and event, so
  * receivers can drop the retries they already processed.
  */
 import { Webhook } from "standardwebhooks";

@@ -1,5 +1,5 @@
 /**
- * Validation of notification channels, a watch's and a signed-in follower's alike (SPEC §2.3): 400
+ * Validation of notification channels, a watch's and a signed-in follower's alike: 400
  * `Invalid notification: …` on any problem, each config checked by its channel's schema and domain checks. A secret
  * sent back as reads show it (redacted) keeps the value stored for that channel.
  */

@@ -21,7 +21,7 @@ import {
   type TaskView,
 } from "./schemas";
 
-/** Of the execution that last notified a finding, what the verdict shows (CONTRACT §10). */
+/** Of the execution that last notified a finding, what the verdict shows. */
 export type NotifiedExecution = Pick<
   Execution,
   "retracted_by_execution_id" | "completed_at" | "created_at" | "result" | "grounding_sources"
