@@ -424,9 +424,10 @@ describe("MCP over stdio (watchctl mcp)", () => {
     await ranOnce(mcp, created.id);
     const run = await mcp.tool("run_watch", { id: created.id, force: true });
     expect(run.structuredContent).toMatchObject({ task_id: created.id, status: "pending" });
+    // The second check finds the same thing: one finding, confirmed twice.
     await waitFor("the second check", async () => {
       const findings = (await mcp.tool("list_findings", { id: created.id })).structuredContent.findings;
-      return findings.length === 2 && findings;
+      return findings.length === 1 && findings[0].confirmations === 2 && findings;
     });
     expect(failed(await mcp.tool("get_watch", { id: "00000000-0000-4000-8000-000000000000" }))).toBe("Task not found");
 

@@ -128,7 +128,9 @@ describe("no model configured", () => {
       .output()
       .split("\n")
       .filter((l) => l.includes("No model configured"));
-    expect(hint).toEqual([`⚠ Every watch check will fail until this is fixed: ${NO_MODEL_CONFIGURED}`]);
+    // One log line (JSON or pretty, as LOG_FORMAT says), carrying the sentence.
+    expect(hint).toHaveLength(1);
+    expect(hint[0]).toContain(`⚠ Every watch check will fail until this is fixed: ${NO_MODEL_CONFIGURED}`);
 
     const created = await call("POST", "/api/v1/tasks", {
       base,
