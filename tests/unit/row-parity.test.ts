@@ -63,7 +63,7 @@ describe("watch rows", () => {
       status: "met",
       since: execution.completed_at!.toISOString(),
       answer: "a",
-      sources: [{ url: "https://s.example.com", title: "s" }],
+      sources: [{ url: "https://s.example.com", title: "s", domain: "example.com" }],
     });
 
     // Retracted, the verdict is back to watching on both paths.

@@ -111,7 +111,8 @@ describe("resolution (the verdict)", () => {
     const met = {
       since: "2026-11-02T09:30:00.000Z",
       answer: "Yes: **Beta 1** is out.",
-      sources: finding.grounding_sources,
+      // Each source with its site, as every view gives it.
+      sources: [{ ...finding.grounding_sources[0], domain: "postgresql.org" }],
     };
     expect(resolutionOf({ state: "active", notified_execution: finding })).toEqual({ status: "met", ...met });
     expect(resolutionOf({ state: "paused", notified_execution: finding })).toEqual({ status: "met", ...met });
