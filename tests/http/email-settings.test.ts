@@ -24,9 +24,12 @@ let ownEnv: Record<string, string>;
 
 beforeAll(async () => {
   stubs = await startStubs();
+  // The next 08:00 UTC, so the shift is forward: runs are stamped with the real time, which must fall before the
+  // shifted 08:00 that closes the digest's window (past 08:00 real time, today's 08:00 would shift the clock back).
   const eight = new Date();
   eight.setUTCHours(8, 0, 0, 0);
   eightReal = Date.now() + MARGIN_MS;
+  if (eight.getTime() < eightReal) eight.setUTCDate(eight.getUTCDate() + 1);
   const offset = eight.getTime() - eightReal;
   ownEnv = {
     ...stubs.clerkEnv(),
