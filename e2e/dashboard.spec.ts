@@ -25,7 +25,7 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   await page.getByRole("link", { name: /PostgreSQL 19 beta/ }).click();
   await expect(page.getByLabel("What should the agent look for?")).toHaveValue("PostgreSQL 19 beta");
   await expect(page.getByLabel("Tell me when…")).toHaveValue("a PostgreSQL 19 beta release is announced");
-  await page.getByLabel("Webhook URL").fill(`${receiverUrl()}/hooks/watch`);
+  await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiverUrl()}/hooks/watch`);
   await screenshot(page, "watch-new");
   await expectAccessible(page);
   await page.getByRole("button", { name: "Create watch" }).click();
@@ -102,7 +102,7 @@ test("create form: inline errors from the API, edit, run now; a page that missed
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(page.getByText("Tell the agent what to search for.")).toBeVisible();
   await page.getByLabel("What should the agent look for?").fill("Rust 2027 edition");
-  await page.getByLabel("Webhook URL").fill("ftp://example.com/hook");
+  await page.getByLabel("Webhook URL", { exact: true }).fill("ftp://example.com/hook");
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(
     page
@@ -110,8 +110,8 @@ test("create form: inline errors from the API, edit, run now; a page that missed
       .filter({ hasText: /Invalid notification/ })
       .first(),
   ).toBeVisible();
-  await expect(page.getByLabel("Webhook URL")).toHaveAttribute("aria-invalid", "true");
-  await page.getByLabel("Webhook URL").fill("");
+  await expect(page.getByLabel("Webhook URL", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Webhook URL", { exact: true }).fill("");
   await page.getByLabel("Start paused").check();
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(page).toHaveURL(/\/dashboard\/w\//);
@@ -178,7 +178,7 @@ test("notifications: send history filters by channel and watch; the signing secr
   await page.goto("/dashboard/new");
   await page.getByLabel("What should the agent look for?").fill("Node 26 LTS");
   await page.getByRole("checkbox", { name: "Email" }).uncheck(); // the webhook alone
-  await page.getByLabel("Webhook URL").fill(`${receiverUrl()}/n`);
+  await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiverUrl()}/n`);
   await page.getByRole("button", { name: "Create watch" }).click();
   await expect(page).toHaveURL(/\/dashboard\/w\//);
   // The first check finds something and notifies the webhook.

@@ -94,11 +94,11 @@ test("a signed-in visitor follows, adds a webhook and unfollows from the dashboa
   await page.goto("/dashboard/following");
   const follow = page.getByTestId("follow").filter({ hasText: name });
   await expect(follow).toBeVisible();
-  await follow.getByLabel("Webhook URL").fill(`${receiverUrl()}/follower`);
+  await follow.getByLabel("Webhook URL", { exact: true }).fill(`${receiverUrl()}/follower`);
   await follow.getByRole("button", { name: "Save channels" }).click();
   await expect(page.getByText("Channels saved")).toBeVisible();
   await page.reload();
-  await expect(follow.getByLabel("Webhook URL")).toHaveValue(`${receiverUrl()}/follower`);
+  await expect(follow.getByLabel("Webhook URL", { exact: true })).toHaveValue(`${receiverUrl()}/follower`);
   await screenshot(page, "following");
   await expectAccessible(page);
 
