@@ -249,7 +249,7 @@ test("a new watch emails its owner by default; with no channel on, the form says
   const created = await (await request.get(`/api/v1/tasks/${id}`)).json();
   expect(created.notifications).toEqual([{ type: "email", address: me.email }]);
   await page.getByText("Settings and bounds").click();
-  await expect(page.getByText(`Email to ${me.email}`)).toBeVisible();
+  await expect(page.locator("ul.channels li").filter({ hasText: `Email ${me.email}` })).toBeVisible();
 });
 
 test("while a check runs, Run now counts up, its steps show as they happen, and the list refreshes by itself", async ({

@@ -203,7 +203,10 @@ export function MoreActions({
         danger
         onConfirm={async () => {
           const ok = await run(() => trpc.tasks.delete.mutate({ id }).then(() => true), "Watch deleted");
-          if (ok) router.push("/dashboard");
+          if (!ok) return;
+          // The list may be in the router's cache from before the delete: fetched again, it no longer shows the watch.
+          router.push("/dashboard");
+          router.refresh();
         }}
       />
       <UsernameDialog open={naming} onOpenChange={setNaming} onChosen={() => setPublic(true)} />
