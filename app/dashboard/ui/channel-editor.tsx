@@ -10,17 +10,13 @@ import { useState } from "react";
 import {
   APPRISE_SCHEMES,
   AppriseError,
-  CHANNEL_SPECS,
   parseApprise,
   specOf,
   type ChannelConfig,
 } from "@/client/channels";
 import type { ChannelType as NotificationType } from "@/client/channels";
 import { TestSend } from "./actions";
-
-/** The channels this editor handles: every one but email and webhook, which the forms ask for themselves. */
-export const EDITED = CHANNEL_SPECS.filter((s) => s.type !== "email" && s.type !== "webhook");
-export const isEdited = (c: { type: string }) => EDITED.some((s) => s.type === c.type);
+import { EDITED, isEdited } from "./edited-channels";
 
 export function ChannelEditor({
   value,

@@ -6,7 +6,8 @@ import type { NotificationConfig } from "@/server/tasks/schemas";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useAction } from "./actions";
 import type { ChannelConfig } from "@/client/channels";
-import { ChannelEditor, isEdited } from "./channel-editor";
+import { ChannelEditor } from "./channel-editor";
+import { isEdited } from "./edited-channels";
 import { errorMessage, trpc } from "./trpc";
 
 /** Signed in: follow with the account's own email (channels can be changed under Following). */

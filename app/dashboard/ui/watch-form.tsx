@@ -9,7 +9,8 @@ import { sureness } from "./format";
 import { renderPreview, type RenderedPreview } from "./render-preview";
 import { errorMessage, fieldErrors, trpc } from "./trpc";
 import type { ChannelConfig } from "@/client/channels";
-import { ChannelEditor, isEdited } from "./channel-editor";
+import { ChannelEditor } from "./channel-editor";
+import { isEdited } from "./edited-channels";
 
 export type WatchFormValues = {
   id?: string;

@@ -3,7 +3,7 @@ import { viewer } from "@/server/api/server-caller";
 import { cadenceFloor } from "@/server/tasks/schemas";
 import { ownWatch } from "../../../ui/load";
 import { WatchForm } from "../../../ui/watch-form";
-import { isEdited } from "../../../ui/channel-editor";
+import { isEdited } from "../../../ui/edited-channels";
 
 export const metadata = { title: "Edit watch" };
 
