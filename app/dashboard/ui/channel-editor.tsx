@@ -7,13 +7,7 @@
  * channel specs (client/channels): a new channel appears here without code of its own.
  */
 import { useState } from "react";
-import {
-  APPRISE_SCHEMES,
-  AppriseError,
-  parseApprise,
-  specOf,
-  type ChannelConfig,
-} from "@/client/channels";
+import { APPRISE_SCHEMES, AppriseError, parseApprise, specOf, type ChannelConfig } from "@/client/channels";
 import type { ChannelType as NotificationType } from "@/client/channels";
 import { TestSend } from "./actions";
 import { EDITED, isEdited } from "./edited-channels";
