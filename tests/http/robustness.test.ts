@@ -11,6 +11,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, newUser, server } from "../helpers/api";
 import { startAgain, startServer, type RunningServer } from "../helpers/server";
+import { operationsOf, type Operation } from "../helpers/operations";
 
 /** POSTs `total` bytes as a chunked body (no Content-Length) and resolves with the answer, whenever it comes. */
 function streamBody(port: number, path: string, type: string, total: number) {
@@ -50,34 +51,8 @@ function rawExchange(port: number, head: string) {
   });
 }
 
-type Operation = {
-  method: string;
-  path: string;
-  params: { name: string; in: string }[];
-  body?: Record<string, unknown>;
-};
-
 async function operations(): Promise<Operation[]> {
-  const doc = (await call("GET", "/api/v1/openapi.json")).body as {
-    paths: Record<
-      string,
-      Record<
-        string,
-        {
-          parameters?: { name: string; in: string }[];
-          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
-        }
-      >
-    >;
-  };
-  return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      params: op.parameters ?? [],
-      body: op.requestBody?.content["application/json"]?.schema.properties,
-    })),
-  );
+  return operationsOf((await call("GET", "/api/v1/openapi.json")).body);
 }
 
 const BAD_PATH_IDS = [

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withService } from "../helpers/service";
+import { operationsOf, type Operation } from "../helpers/operations";
 
 const app = withService();
 const { call, createTask, newUser } = app;
@@ -53,34 +54,8 @@ describe("text PostgreSQL cannot store", () => {
   });
 });
 
-type Operation = {
-  method: string;
-  path: string;
-  params: { name: string; in: string }[];
-  body?: Record<string, unknown>;
-};
-
 async function operations(): Promise<Operation[]> {
-  const doc = (await call("GET", "/api/v1/openapi.json")).body as {
-    paths: Record<
-      string,
-      Record<
-        string,
-        {
-          parameters?: { name: string; in: string }[];
-          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
-        }
-      >
-    >;
-  };
-  return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      params: op.parameters ?? [],
-      body: op.requestBody?.content["application/json"]?.schema.properties,
-    })),
-  );
+  return operationsOf((await call("GET", "/api/v1/openapi.json")).body);
 }
 
 const BAD_VALUES: unknown[] = [
