@@ -343,6 +343,7 @@ describe("MCP over Streamable HTTP (POST /mcp)", () => {
     expect((await rest("GET", "/api/v1/tasks", alice.key)).body).toHaveLength(before);
 
     const { structuredContent: shared } = await mcp.tool("create_watch", { search_query: "Kubernetes 2.0 release" });
+    await ranOnce(mcp, shared.id); // settled, so the MCP and REST searches below read the same watch
     expect((await rest("PATCH", `/api/v1/tasks/${shared.id}/visibility`, alice.key, { is_public: true })).status).toBe(
       200,
     );
