@@ -3,6 +3,7 @@
  * 26 Nov · confirmed 3×, last 3 Dec"), its answer and sources. Held and retracted ones say so; the public pages are
  * given notified and retracted findings only.
  */
+import { findingAnchor } from "@/server/tasks/findings";
 import type { FindingView } from "@/server/tasks/schemas";
 import { Markdown, Sources } from "./markdown";
 import { Pill } from "./pill";
@@ -39,5 +40,31 @@ export function FindingCard({ finding: f, anchor }: { finding: FindingView; anch
       <Markdown text={f.answer} />
       <Sources sources={f.sources} newTab />
     </article>
+  );
+}
+
+/** A watch's findings, newest first, each at its own anchor (feeds and emails link to it); `empty` when none. */
+export function FindingsSection({
+  taskId,
+  findings,
+  empty,
+}: {
+  taskId: string;
+  findings: FindingView[];
+  empty: string;
+}) {
+  return (
+    <section aria-labelledby="findings-title" className="section">
+      <h2 id="findings-title">Findings</h2>
+      {findings.length ? (
+        <div className="stack">
+          {findings.map((f) => (
+            <FindingCard key={f.key} finding={f} anchor={findingAnchor(taskId, f.key)} />
+          ))}
+        </div>
+      ) : (
+        <p className="muted">{empty}</p>
+      )}
+    </section>
   );
 }

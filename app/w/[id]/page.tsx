@@ -8,14 +8,14 @@ import { env } from "@/server/env";
 import { isFollowing } from "@/server/follows/service";
 import { readPublicTask } from "@/server/tasks/service";
 import { audienceOf } from "@/server/public/service";
-import { findingAnchor, listPublicFindings } from "@/server/tasks/findings";
+import { listPublicFindings } from "@/server/tasks/findings";
 import { plural } from "@/server/render/dates";
 import { isOpen } from "@/server/tasks/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";
 import { pageRateLimit, TooManyRequests } from "../../rate-limit";
-import { FindingCard } from "../../ui/finding-card";
+import { FindingsSection } from "../../ui/finding-card";
 import { StatePill } from "../../ui/pill";
 import { Time } from "../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../ui/verdict-card";
@@ -94,18 +94,7 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       </div>
       <VerdictCard resolution={task.resolution} next={nextStep(task)} latest={latestAnswerOf(task)} />
 
-      <section className="section" aria-labelledby="findings-title">
-        <h2 id="findings-title">Findings</h2>
-        {findings.length ? (
-          <div className="stack">
-            {findings.map((f) => (
-              <FindingCard key={f.key} finding={f} anchor={findingAnchor(task.id, f.key)} />
-            ))}
-          </div>
-        ) : (
-          <p className="muted">No findings yet: the condition has not been met.</p>
-        )}
-      </section>
+      <FindingsSection taskId={task.id} findings={findings} empty="No findings yet: the condition has not been met." />
 
       {task.resolution.status === "resolved" ? null : (
         <section aria-label="Follow this watch" className="section card">

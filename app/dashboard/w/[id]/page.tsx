@@ -3,9 +3,8 @@ import { specOf } from "@/client/channels";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
-import { findingAnchor } from "@/server/tasks/findings";
 import { Markdown, Sources } from "../../../ui/markdown";
-import { FindingCard } from "../../../ui/finding-card";
+import { FindingsSection } from "../../../ui/finding-card";
 import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
 import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
@@ -251,18 +250,11 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         )
       ) : null}
 
-      <section aria-labelledby="findings-title" className="section">
-        <h2 id="findings-title">Findings</h2>
-        {findings.length ? (
-          <div className="stack">
-            {findings.map((f) => (
-              <FindingCard key={f.key} finding={f} anchor={findingAnchor(task.id, f.key)} />
-            ))}
-          </div>
-        ) : (
-          <p className="muted">Nothing yet: every new finding appears here once, with each check that confirms it.</p>
-        )}
-      </section>
+      <FindingsSection
+        taskId={task.id}
+        findings={findings}
+        empty="Nothing yet: every new finding appears here once, with each check that confirms it."
+      />
 
       {answered ? (
         <details className="disclosure section">
