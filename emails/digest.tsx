@@ -1,5 +1,6 @@
 /** The daily digest: every finding (and retraction) since the last digest, of one's own watches and followed ones. */
-import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+import { Heading, Hr, Link, Section, Text } from "@react-email/components";
+import { EmailCard, muted } from "./layout";
 import { renderMarkdown } from "../server/render/markdown";
 
 /** One watch's findings of the day; `at` is already written in the reader's time zone. */
@@ -9,58 +10,39 @@ export type DigestGroup = {
   items: { title: string; answer: string; at: string; retraction: boolean }[];
 };
 
-const page = {
-  backgroundColor: "#f6f7f9",
-  fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif",
-};
-const card = {
-  backgroundColor: "#ffffff",
-  borderRadius: "8px",
-  margin: "24px auto",
-  maxWidth: "560px",
-  padding: "24px",
-};
-const muted = { color: "#5b6270", fontSize: "13px" };
-
 export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsUrl: string }) {
   const count = `${p.count} finding${p.count === 1 ? "" : "s"}`;
   return (
-    <Html lang="en">
-      <Head />
-      <Preview>{`Your Watch digest: ${count}`}</Preview>
-      <Body style={page}>
-        <Container style={card}>
-          <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
-            Your daily digest: {count}
+    <EmailCard preview={`Your Watch digest: ${count}`}>
+      <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
+        Your daily digest: {count}
+      </Heading>
+      {p.groups.map((group, g) => (
+        <Section key={g}>
+          <Heading as="h2" style={{ fontSize: "17px", margin: "8px 0" }}>
+            <Link href={group.watchUrl}>{group.watchName}</Link>
           </Heading>
-          {p.groups.map((group, g) => (
-            <Section key={g}>
-              <Heading as="h2" style={{ fontSize: "17px", margin: "8px 0" }}>
-                <Link href={group.watchUrl}>{group.watchName}</Link>
+          {group.items.map((item, i) => (
+            <Section key={i}>
+              <Text style={{ ...muted, margin: "0" }}>{item.at}</Text>
+              <Heading as="h3" style={{ fontSize: "15px", margin: "0 0 4px" }}>
+                {item.retraction ? "Retracted: " : ""}
+                {item.title}
               </Heading>
-              {group.items.map((item, i) => (
-                <Section key={i}>
-                  <Text style={{ ...muted, margin: "0" }}>{item.at}</Text>
-                  <Heading as="h3" style={{ fontSize: "15px", margin: "0 0 4px" }}>
-                    {item.retraction ? "Retracted: " : ""}
-                    {item.title}
-                  </Heading>
-                  {/* The same sanitizing renderer as the pages. */}
-                  <div
-                    style={{ fontSize: "14px", lineHeight: "22px" }}
-                    dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }}
-                  />
-                </Section>
-              ))}
-              <Hr />
+              {/* The same sanitizing renderer as the pages. */}
+              <div
+                style={{ fontSize: "14px", lineHeight: "22px" }}
+                dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }}
+              />
             </Section>
           ))}
-          <Text style={muted}>
-            You get one digest a day instead of an email per finding.{" "}
-            <Link href={p.settingsUrl}>Change this in Settings</Link>.
-          </Text>
-        </Container>
-      </Body>
-    </Html>
+          <Hr />
+        </Section>
+      ))}
+      <Text style={muted}>
+        You get one digest a day instead of an email per finding.{" "}
+        <Link href={p.settingsUrl}>Change this in Settings</Link>.
+      </Text>
+    </EmailCard>
   );
 }

@@ -1,5 +1,6 @@
 /** The email sent when a watch's condition is met (and the verification email for a new address). */
-import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+import { Heading, Hr, Link, Section, Text } from "@react-email/components";
+import { EmailCard, muted } from "./layout";
 import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
 
 export type WatchNotificationProps = {
@@ -15,114 +16,84 @@ export type WatchNotificationProps = {
   whose?: string;
 };
 
-const page = {
-  backgroundColor: "#f6f7f9",
-  fontFamily: "-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif",
-};
-const card = {
-  backgroundColor: "#ffffff",
-  borderRadius: "8px",
-  margin: "24px auto",
-  maxWidth: "560px",
-  padding: "24px",
-};
-const muted = { color: "#5b6270", fontSize: "13px" };
 const answer = { fontSize: "14px", lineHeight: "24px" };
 
 export function WatchNotification(p: WatchNotificationProps) {
   return (
-    <Html lang="en">
-      <Head />
-      <Preview>{p.title}</Preview>
-      <Body style={page}>
-        <Container style={card}>
-          <Text style={muted}>
-            {p.whose ?? "Your watch"} “{p.watchName}”
-          </Text>
-          <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
-            {p.title}
-          </Heading>
-          {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
-          <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
-          {p.evidence ? (
-            <Section>
-              <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
-              <Text>{p.evidence}</Text>
-            </Section>
-          ) : null}
-          {p.sources.length ? (
-            <Section>
-              <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
-              {p.sources.map((s) => {
-                const href = sourceHref(s.url);
-                return (
-                  <Text key={s.url} style={{ margin: "4px 0" }}>
-                    {href ? (
-                      <Link href={href} rel={USER_CONTENT_REL}>
-                        {s.title || s.url}
-                      </Link>
-                    ) : (
-                      s.title || s.url
-                    )}
-                  </Text>
-                );
-              })}
-            </Section>
-          ) : null}
-          <Hr />
-          <Text style={muted}>
-            <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.action.url}>{p.action.label}</Link>
-          </Text>
-        </Container>
-      </Body>
-    </Html>
+    <EmailCard preview={p.title}>
+      <Text style={muted}>
+        {p.whose ?? "Your watch"} “{p.watchName}”
+      </Text>
+      <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
+        {p.title}
+      </Heading>
+      {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
+      <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
+      {p.evidence ? (
+        <Section>
+          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
+          <Text>{p.evidence}</Text>
+        </Section>
+      ) : null}
+      {p.sources.length ? (
+        <Section>
+          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
+          {p.sources.map((s) => {
+            const href = sourceHref(s.url);
+            return (
+              <Text key={s.url} style={{ margin: "4px 0" }}>
+                {href ? (
+                  <Link href={href} rel={USER_CONTENT_REL}>
+                    {s.title || s.url}
+                  </Link>
+                ) : (
+                  s.title || s.url
+                )}
+              </Text>
+            );
+          })}
+        </Section>
+      ) : null}
+      <Hr />
+      <Text style={muted}>
+        <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.action.url}>{p.action.label}</Link>
+      </Text>
+    </EmailCard>
   );
 }
 
 export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
   return (
-    <Html lang="en">
-      <Head />
-      <Preview>Confirm this address for Watch notifications</Preview>
-      <Body style={page}>
-        <Container style={card}>
-          <Heading as="h1" style={{ fontSize: "20px" }}>
-            Confirm your address
-          </Heading>
-          <Text>
-            Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you
-            confirm.
-          </Text>
-          <Text>
-            <Link href={p.verifyUrl}>Confirm this address</Link>
-          </Text>
-          <Text style={muted}>If this wasn’t you, ignore this email.</Text>
-        </Container>
-      </Body>
-    </Html>
+    <EmailCard preview="Confirm this address for Watch notifications">
+      <Heading as="h1" style={{ fontSize: "20px" }}>
+        Confirm your address
+      </Heading>
+      <Text>
+        Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you
+        confirm.
+      </Text>
+      <Text>
+        <Link href={p.verifyUrl}>Confirm this address</Link>
+      </Text>
+      <Text style={muted}>If this wasn’t you, ignore this email.</Text>
+    </EmailCard>
   );
 }
 
 export function ConfirmFollow(p: { confirmUrl: string; watchName: string; watchUrl: string }) {
   return (
-    <Html lang="en">
-      <Head />
-      <Preview>Confirm that you want updates from “{p.watchName}”</Preview>
-      <Body style={page}>
-        <Container style={card}>
-          <Heading as="h1" style={{ fontSize: "20px" }}>
-            Follow “{p.watchName}”?
-          </Heading>
-          <Text>
-            Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing
-            is sent until you confirm; every email has a link to stop.
-          </Text>
-          <Text>
-            <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>
-          </Text>
-          <Text style={muted}>If this wasn’t you, ignore this email: you will not hear from us again about it.</Text>
-        </Container>
-      </Body>
-    </Html>
+    <EmailCard preview={`Confirm that you want updates from “${p.watchName}”`}>
+      <Heading as="h1" style={{ fontSize: "20px" }}>
+        Follow “{p.watchName}”?
+      </Heading>
+      <Text>
+        Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing is
+        sent until you confirm; every email has a link to stop.
+      </Text>
+      <Text>
+        <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>
+      </Text>
+      <Text style={muted}>If this wasn’t you, ignore this email: you will not hear from us again about it.</Text>
+    </EmailCard>
   );
 }
