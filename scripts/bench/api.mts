@@ -11,12 +11,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import bcrypt from "bcryptjs";
-import pg from "pg";
-import { generateApiKey } from "../../server/auth/api-keys.ts";
-import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { throwawayPostgres } from "./postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
+import { benchDatabase, EMAIL_CHANNEL } from "./seed.mts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,42 +25,19 @@ const WARMUP_SECONDS = 2;
 const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
 const baseUrl = process.env.DATABASE_URL ?? cluster!.url;
 
-async function freshDatabase() {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  const name = `watch_bench_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const databaseUrl = await freshDatabase();
 process.chdir(root);
-await migrateDatabase(databaseUrl);
-const db = new pg.Client({ connectionString: databaseUrl });
-await db.connect();
-const { key, lookupId, keyPrefix } = generateApiKey();
-const userId = (
-  await db.query(
-    `INSERT INTO users (id, clerk_user_id, email, role) VALUES (gen_random_uuid(), 'user_bench', 'bench@example.com', 'developer') RETURNING id`,
-  )
-).rows[0].id;
-await db.query(
-  `INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`,
-  [userId, lookupId, await bcrypt.hash(key, 10), keyPrefix],
-);
+const { databaseUrl, db, key, userId } = await benchDatabase(baseUrl, "api");
 for (let i = 0; i < 50; i++) {
   const t = await db.query(
     `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run)
      VALUES (gen_random_uuid(), $1, $2, $3, $3, 'paused', NULL) RETURNING id`,
     [userId, `Watch ${i}`, `query number ${i} about something worth watching`],
   );
-  await db.query(
-    `INSERT INTO task_notifications (id, task_id, type, address) VALUES (gen_random_uuid(), $1, 'email', 'bench@example.com')`,
-    [t.rows[0].id],
-  );
+  await db.query(`INSERT INTO task_notifications (id, task_id, type, config) VALUES (gen_random_uuid(), $1, $2, $3)`, [
+    t.rows[0].id,
+    EMAIL_CHANNEL.type,
+    EMAIL_CHANNEL.config,
+  ]);
 }
 const oneTask = (await db.query(`SELECT id FROM tasks LIMIT 1`)).rows[0].id as string;
 

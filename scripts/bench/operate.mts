@@ -15,12 +15,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import bcrypt from "bcryptjs";
-import pg from "pg";
-import { generateApiKey } from "../../server/auth/api-keys.ts";
-import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { throwawayPostgres } from "./postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
+import { benchDatabase, EMAIL_CHANNEL, emptyDatabase } from "./seed.mts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -37,44 +34,20 @@ process.on("exit", () => {
   cluster?.stop();
 });
 
-async function freshDatabase(tag: string) {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  const name = `watch_bench_${tag}_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 process.chdir(root);
-const databaseUrl = await freshDatabase("operate");
-await migrateDatabase(databaseUrl);
-const db = new pg.Client({ connectionString: databaseUrl });
-await db.connect();
-const { key, lookupId, keyPrefix } = generateApiKey();
-const userId = (
-  await db.query(
-    `INSERT INTO users (id, clerk_user_id, email, role) VALUES (gen_random_uuid(), 'user_bench', 'bench@example.com', 'developer') RETURNING id`,
-  )
-).rows[0].id;
-await db.query(
-  `INSERT INTO api_keys (id, user_id, lookup_id, key_hash, key_prefix, name) VALUES (gen_random_uuid(), $1, $2, $3, $4, 'bench')`,
-  [userId, lookupId, await bcrypt.hash(key, 10), keyPrefix],
-);
+const { databaseUrl, db, key, userId } = await benchDatabase(baseUrl, "operate");
 await db.query(
   `WITH t AS (
      INSERT INTO tasks (id, user_id, name, search_query, condition_description, state, next_run, created_at)
      SELECT gen_random_uuid(), $1, 'Watch ' || i, 'query number ' || i || ' about something worth watching', 'it happens',
             'paused', NULL, now() - make_interval(secs => i)
        FROM generate_series(1, $2::int) i RETURNING id),
-   n AS (INSERT INTO task_notifications (id, task_id, type, address) SELECT gen_random_uuid(), id, 'email', 'bench@example.com' FROM t)
+   n AS (INSERT INTO task_notifications (id, task_id, type, config) SELECT gen_random_uuid(), id, $3, $4 FROM t)
    INSERT INTO executions (id, task_id, status, condition_met, started_at, completed_at, result)
    SELECT gen_random_uuid(), id, 'success', false, now() - interval '1 hour', now() - interval '59 minutes',
           jsonb_build_object('condition_met', false, 'answer', 'Not yet: nothing announced so far.', 'confidence', 80)
      FROM t`,
-  [userId, WATCHES],
+  [userId, WATCHES, EMAIL_CHANNEL.type, EMAIL_CHANNEL.config],
 );
 await db.query(
   `UPDATE tasks t SET last_execution_id = e.id FROM executions e WHERE e.task_id = t.id AND t.user_id = $1`,
@@ -205,7 +178,9 @@ const file = path.join(work, "bench.backup");
 console.log(`\ndb:backup  ${dataCommand(["backup", file], { DATABASE_URL: databaseUrl })}`);
 const dataDir = path.join(work, "data");
 console.log(`db:restore ${dataCommand(["restore", file], { DATA_DIR: dataDir })}`);
-console.log(`db:move    ${dataCommand(["move", "--to", await freshDatabase("moved")], { DATA_DIR: dataDir })}`);
+console.log(
+  `db:move    ${dataCommand(["move", "--to", await emptyDatabase(baseUrl, "moved")], { DATA_DIR: dataDir })}`,
+);
 fs.rmSync(work, { recursive: true, force: true });
 
 await db.end();
