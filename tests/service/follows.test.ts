@@ -62,16 +62,6 @@ async function runNow(id: string) {
   return started.body.id as string;
 }
 
-/** The newest link to `path` in the newest email to `to`. */
-function linkIn(to: string, path: string) {
-  const mail = app.stubs.resend
-    .emails()
-    .filter((m) => m.to === to)
-    .at(-1);
-  const link = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`).exec(mail.html)![0].replace(/&amp;/g, "&");
-  return new URL(link);
-}
-
 describe("following a public watch", () => {
   it("by email: no enumeration, double opt-in through a page, one notice per follower per finding, one-click unsubscribe", async () => {
     const id = await publicWatch("followed release");
@@ -89,7 +79,7 @@ describe("following a public watch", () => {
     ).toBe(404);
 
     // The link opens a page with the button that confirms (tests/http/pages.test.ts): nobody follows yet.
-    const confirm = linkIn("fan@example.com", "/follow/confirm");
+    const confirm = app.stubs.resend.linkIn("fan@example.com", "/follow/confirm")!;
     expect(confirm.pathname).toBe("/follow/confirm");
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0);
     const token = confirm.searchParams.get("token");

@@ -29,16 +29,6 @@ async function runOnce(taskId: string) {
   return page.sends.find((s: { event: string }) => s.event === "task.condition_met");
 }
 
-/** The token of the newest link to `path` (e.g. /email/verify) in the newest email to `to`. */
-function linkIn(to: string, path: string) {
-  const mail = app.stubs.resend
-    .emails()
-    .filter((m) => m.to === to)
-    .at(-1);
-  const link = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`).exec(mail.html)![0].replace(/&amp;/g, "&");
-  return new URL(link);
-}
-
 describe("email rules", () => {
   it("holds mail to another address until it is confirmed, then delivers, within the hourly cap", async () => {
     const t = (
@@ -61,7 +51,7 @@ describe("email rules", () => {
     expect(app.stubs.resend.emails().find((m) => m.to === "friend@example.com").subject).toMatch(/Confirm/);
     // The link opens a page (tests/http/pages.test.ts); only its button (a POST) confirms, because mail scanners
     // follow links.
-    const link = linkIn("friend@example.com", "/email/verify");
+    const link = app.stubs.resend.linkIn("friend@example.com", "/email/verify")!;
     expect(link.pathname).toBe("/email/verify");
     expect((await api("GET", `/api/v1/email/verify${link.search}`)).status).toBe(404);
     expect((await runOnce(t.id)).error_message).toMatch(/waiting for friend@example.com to confirm/);
@@ -91,7 +81,7 @@ describe("email rules", () => {
     ).body;
     const test = () => api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "email" });
     expect((await test()).body.error_message).toMatch(/verification link sent/);
-    const { token } = Object.fromEntries(linkIn("burst@example.com", "/email/verify").searchParams);
+    const { token } = Object.fromEntries(app.stubs.resend.linkIn("burst@example.com", "/email/verify")!.searchParams);
     expect((await api("POST", "/api/v1/email/verify", { token })).status).toBe(200);
     // The verification email took one of the three per hour.
     const burst = await Promise.all(Array.from({ length: 8 }, test));
@@ -115,7 +105,7 @@ describe("email rules", () => {
     await runOnce(t.id);
     expect((await api("PUT", `/api/v1/tasks/${t.id}`, { state: "active" })).body.state).toBe("active");
     // The link opens a page that only offers the button (tests/http/pages.test.ts).
-    const link = linkIn("test@localhost", "/email/pause");
+    const link = app.stubs.resend.linkIn("test@localhost", "/email/pause")!;
     expect(link.pathname).toBe("/email/pause");
     expect((await api("GET", `/api/v1/tasks/${t.id}`)).body.state).toBe("active");
     const { task, token } = Object.fromEntries(link.searchParams);

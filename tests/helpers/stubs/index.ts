@@ -15,7 +15,7 @@
 import { clerkKeys, mintSessionToken, startClerkStub, TEST_AUTHORIZED_PARTY } from "../clerk";
 import type { StubReply, StubRequest } from "./http";
 import { decisionFor, startModelStub, startSearxStub, type StubDecision } from "./model";
-import { startResendStub, startWebhookReceiver } from "./receivers";
+import { newestLink, startResendStub, startWebhookReceiver } from "./receivers";
 
 export type Stubs = Awaited<ReturnType<typeof startStubs>>;
 
@@ -102,6 +102,10 @@ export function remoteStubs(urls: StubUrls) {
     if (!res.ok) throw new Error(`stub control at ${url}: ${res.status}`);
   };
   const requests = async (url: string) => (await (await fetch(`${url}/__stub/requests`)).json()) as StubRequest[];
+  const emails = async () =>
+    (await requests(urls.resend))
+      .filter((r) => r.method === "POST" && r.url.startsWith("/emails"))
+      .map((r) => JSON.parse(r.body));
   return {
     clerk: {
       url: urls.clerk,
@@ -115,10 +119,8 @@ export function remoteStubs(urls: StubUrls) {
     },
     resend: {
       url: urls.resend,
-      emails: async () =>
-        (await requests(urls.resend))
-          .filter((r) => r.method === "POST" && r.url.startsWith("/emails"))
-          .map((r) => JSON.parse(r.body)),
+      emails,
+      linkIn: async (to: string, path: string) => newestLink(await emails(), to, path),
       reply: (reply: StubReply) => control(urls.resend, { reply }),
     },
     receiver: {

@@ -12,7 +12,14 @@ export async function startResendStub(reply: () => StubReply = () => ({ json: { 
   );
   const emails = () =>
     stub.requests.filter((r) => r.method === "POST" && r.url.startsWith("/emails")).map((r) => JSON.parse(r.body));
-  return { ...stub, emails };
+  return { ...stub, emails, linkIn: (to: string, path: string) => newestLink(emails(), to, path) };
+}
+
+/** The newest link to `path` (e.g. /follow/confirm) in the newest of `emails` to `to` that has one. */
+export function newestLink(emails: { to: unknown; html: string }[], to: string, path: string): URL | undefined {
+  const pattern = new RegExp(`https?://[^"\\s]+${path}\\?[^"\\s]+`);
+  const mail = emails.findLast((m) => m.to === to && pattern.test(m.html));
+  return mail ? new URL(pattern.exec(mail.html)![0].replace(/&amp;/g, "&")) : undefined;
 }
 
 export async function startWebhookReceiver(
