@@ -283,3 +283,59 @@ test("while a check runs, Run now counts up, its steps show as they happen, and 
   await page.setViewportSize(VIEWPORTS[0]);
   await expect(page.getByRole("button", { name: "Run now" })).toBeEnabled({ timeout: 30_000 });
 });
+
+test("the channel editor: a chat channel by its fields, another by an Apprise URL, secrets shown redacted", async ({
+  page,
+  request,
+}) => {
+  const name = unique("Channels");
+  const task = await (
+    await request.post("/api/v1/tasks", { data: { name, search_query: "Debian 14 freeze date", state: "paused" } })
+  ).json();
+  await page.goto(`/dashboard/w/${task.id}/edit`);
+  const editor = page.getByTestId("channel-editor");
+  const list = editor.getByRole("list", { name: "Chat and push channels" });
+  const add = editor.getByRole("button", { name: "Add channel" });
+  await editor.getByText("Add a chat or push channel").click();
+
+  await editor.getByLabel("Channel", { exact: true }).selectOption("slack");
+  await add.click();
+  await expect(editor.getByRole("alert")).toHaveText("Incoming webhook URL is needed (or paste an Apprise URL).");
+  await editor.getByLabel("Incoming webhook URL").fill("https://hooks.slack.com/services/T0001/B0001/slacksecretWXYZ");
+  await add.click();
+  await expect(list.getByRole("listitem")).toHaveText([/^Slack https:\/\/hooks\.slack\.com\/services\/T0001/]);
+
+  const apprise = editor.getByLabel("Or paste an Apprise URL");
+  await apprise.fill("tgram://123456789:AAHtoken");
+  await add.click();
+  await expect(editor.getByRole("alert")).toHaveText(
+    "add the chat to send to: tgram://BotToken/ChatID (Watch sends to one chat per channel)",
+  );
+  await apprise.fill("tgram://123456789:AAHbotsecretQRST/-1001234567890");
+  await add.click();
+  await expect(list.getByRole("listitem")).toHaveText([/^Slack/, /^Telegram chat -1001234567890/]);
+  await checkViews(page, "watch-edit-channels");
+
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/w/${task.id}$`));
+  const saved = (await (await request.get(`/api/v1/tasks/${task.id}`)).json()).notifications;
+  expect(saved).toEqual(
+    expect.arrayContaining([
+      { type: "slack", url: "https://hooks.slack.com/…WXYZ" },
+      { type: "telegram", bot_token: "…QRST", chat_id: "-1001234567890" },
+    ]),
+  );
+
+  // Saved: the secrets stay redacted in the form, a test send is offered, and removing one keeps the other's secret.
+  await page.goto(`/dashboard/w/${task.id}/edit`);
+  await expect(list.getByRole("listitem").first()).toHaveText(/^Slack https:\/\/hooks\.slack\.com\/…WXYZ/);
+  await expect(list.getByRole("button", { name: /^Send test/ })).toHaveCount(2);
+  await expect(page.locator("body")).not.toContainText("slacksecret");
+  await list.getByRole("button", { name: "Remove the Telegram channel" }).click();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/w/${task.id}$`));
+  const after = (await (await request.get(`/api/v1/tasks/${task.id}`)).json()).notifications;
+  expect(after.filter((c: { type: string }) => c.type !== "email")).toEqual([
+    { type: "slack", url: "https://hooks.slack.com/…WXYZ" },
+  ]);
+});

@@ -29,3 +29,13 @@ export function operationsOf(document: unknown): Operation[] {
     })),
   );
 }
+
+/** Path ids every operation with an `{id}` must refuse with a 4xx: malformed, nil, encoded tricks, overlong, emoji. */
+export const BAD_PATH_IDS = [
+  "not-a-uuid",
+  "00000000-0000-0000-0000-000000000000",
+  "%00",
+  "..%2F..%2Fetc",
+  "x".repeat(300),
+  "🦄",
+];

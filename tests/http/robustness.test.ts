@@ -11,7 +11,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, newUser, server } from "../helpers/api";
 import { startAgain, startServer, type RunningServer } from "../helpers/server";
-import { operationsOf, type Operation } from "../helpers/operations";
+import { BAD_PATH_IDS, operationsOf, type Operation } from "../helpers/operations";
 
 /** POSTs `total` bytes as a chunked body (no Content-Length) and resolves with the answer, whenever it comes. */
 function streamBody(port: number, path: string, type: string, total: number) {
@@ -54,15 +54,6 @@ function rawExchange(port: number, head: string) {
 async function operations(): Promise<Operation[]> {
   return operationsOf((await call("GET", "/api/v1/openapi.json")).body);
 }
-
-const BAD_PATH_IDS = [
-  "not-a-uuid",
-  "00000000-0000-0000-0000-000000000000",
-  "%00",
-  "..%2F..%2Fetc",
-  "x".repeat(300),
-  "🦄",
-];
 
 describe("before any route", () => {
   it("a JSON body over 1 MB is refused with 413 {detail}", async () => {

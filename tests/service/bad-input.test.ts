@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withService } from "../helpers/service";
-import { operationsOf, type Operation } from "../helpers/operations";
+import { BAD_PATH_IDS, operationsOf, type Operation } from "../helpers/operations";
 
 const app = withService();
 const { call, createTask, newUser } = app;
@@ -87,15 +87,6 @@ const BAD_VALUES: unknown[] = [
 /** A value as it goes into a URL; a lone surrogate cannot be percent-encoded, so its invalid UTF-8 bytes are sent. */
 const inUrl = (v: unknown) =>
   typeof v === "string" && !v.isWellFormed() ? "a%ED%A0%80b" : encodeURIComponent(String(v));
-
-const BAD_PATH_IDS = [
-  "not-a-uuid",
-  "00000000-0000-0000-0000-000000000000",
-  "%00",
-  "..%2F..%2Fetc",
-  "x".repeat(300),
-  "🦄",
-];
 
 describe("bad input", () => {
   it("answers malformed bodies, wrong content types and overlong fields with 4xx {detail}", async () => {
