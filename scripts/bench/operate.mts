@@ -1,7 +1,8 @@
 /**
  * npm run bench:operate — what operating Watch costs, on PostgreSQL, 1,000 watches (each with a channel and a last run):
  *   - the paged own list (`GET /api/v1/tasks?limit=50`) at 8 connections: p50, and the server's CPU per request;
- *   - the same with tracing on (OTLP/HTTP to a local receiver that accepts and drops) against off, interleaved;
+ *   - the same with tracing on (OTLP/HTTP to a local receiver that accepts, counts and drops) against off,
+ *     interleaved, and the bytes of traces exported per request;
  *   - a /metrics scrape (latency, one at a time);
  *   - db:backup of that database, db:restore into an embedded one, db:move from it into an empty PostgreSQL: the time
  *     and peak memory each command prints.
@@ -45,7 +46,9 @@ await db.query(
    n AS (INSERT INTO task_notifications (id, task_id, type, config) SELECT gen_random_uuid(), id, $3, $4 FROM t)
    INSERT INTO executions (id, task_id, status, condition_met, started_at, completed_at, result)
    SELECT gen_random_uuid(), id, 'success', false, now() - interval '1 hour', now() - interval '59 minutes',
-          jsonb_build_object('condition_met', false, 'answer', 'Not yet: nothing announced so far.', 'confidence', 80)
+          jsonb_build_object('condition_met', false, 'answer', 'Not yet: nothing announced so far.',
+                             'evidence', 'The project page lists no date.', 'confidence', 0.8, 'model', 'stub',
+                             'usage', jsonb_build_object('input_tokens', 1800, 'output_tokens', 220), 'duration_ms', 2400)
      FROM t`,
   [userId, WATCHES, EMAIL_CHANNEL.type, EMAIL_CHANNEL.config],
 );
@@ -57,9 +60,10 @@ await db.query(
 if (!fs.existsSync(path.join(root, ".next/BUILD_ID")))
   spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { stdio: "inherit" });
 
-// An OTLP/HTTP receiver that accepts and drops every export.
+// An OTLP/HTTP receiver that accepts and drops every export, counting what it was sent.
+let exported = 0;
 const receiver = http.createServer((req, res) => {
-  req.resume();
+  req.on("data", (chunk: Buffer) => (exported += chunk.length));
   req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
 });
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
@@ -106,13 +110,25 @@ const servers = [off, on];
 
 type Row = { p50: number[]; rps: number[]; cpuMs: number[] };
 const results = new Map<string, Row>(servers.map((s) => [s.name, { p50: [], rps: [], cpuMs: [] }]));
-const load = (s: Server, duration: number) =>
-  autocannon({
+/** Requests answered by each server, warm-up included: what its exports are divided by. */
+const answered = new Map<string, number>();
+const load = async (s: Server, duration: number) => {
+  const r = await autocannon({
     url: `http://127.0.0.1:${s.port}/api/v1/tasks?limit=50`,
     connections: CONNECTIONS,
     duration,
     headers: { authorization: `Bearer ${key}` },
   });
+  answered.set(s.name, (answered.get(s.name) ?? 0) + r.requests.total);
+  return r;
+};
+// The seeded rows must be a list the API answers: otherwise every figure below would time an error.
+for (const s of servers) {
+  const r = await fetch(`http://127.0.0.1:${s.port}/api/v1/tasks?limit=50`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  if (r.status !== 200) throw new Error(`${s.name}: the list answered ${r.status}: ${(await r.text()).slice(0, 500)}`);
+}
 for (const s of servers) await load(s, 2); // warm-up: route code, JIT, the key's first bcrypt check
 const loadAverages: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
@@ -156,6 +172,8 @@ for (const s of servers) {
 }
 const ratio = avg(results.get(on.name)!.cpuMs) / avg(results.get(off.name)!.cpuMs);
 console.log(`\ntracing on / off, CPU per request: ${ratio.toFixed(3)} (${((ratio - 1) * 100).toFixed(1)} %)`);
+// Stopping flushed the spans still buffered, so every request's are counted.
+console.log(`traces exported per request: ${(exported / answered.get(on.name)!).toFixed(0)} bytes`);
 console.log(`/metrics scrape: p50 ${median(scrapes).toFixed(1)} ms, max ${Math.max(...scrapes).toFixed(1)} ms`);
 
 // The data commands on the same 1,000 watches.
