@@ -15,7 +15,6 @@ const nextConfig = {
     "prom-client",
     "@opentelemetry/api",
     "@opentelemetry/sdk-node",
-    "@opentelemetry/exporter-trace-otlp-http",
     "@opentelemetry/instrumentation-pg",
     "@opentelemetry/instrumentation-undici",
   ],

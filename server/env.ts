@@ -78,6 +78,9 @@ export const groups = {
       "Headers for the collector, as key=value pairs separated by commas (an API key of a hosted collector).",
     ),
     OTEL_SERVICE_NAME: z.string().default("watch").describe("Service name on the traces."),
+    OTEL_METRICS_EXPORTER: optionalString.describe(
+      "Unset: traces only (the product's metrics are Prometheus, GET /metrics). otlp: OpenTelemetry's own metrics (database operation durations) go to the collector too.",
+    ),
   },
   Database: {
     DATABASE_URL: optionalString.describe(

@@ -1,14 +1,31 @@
 /**
- * Traces over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT, with the OpenTelemetry Node SDK (which also reads the standard
- * OTEL_* variables: headers, service name, resource attributes, sampler). instrumentation.ts loads this module only
+ * Traces over OTLP to OTEL_EXPORTER_OTLP_ENDPOINT, with the OpenTelemetry Node SDK, which also reads the standard
+ * OTEL_* variables: headers, service name, resource attributes, sampler, batch sizes, and the protocol (http/json
+ * here by default; http/protobuf or grpc through OTEL_EXPORTER_OTLP_PROTOCOL). instrumentation.ts loads this module only
  * when the endpoint is set, before anything opens the database: without it, nothing of OpenTelemetry is loaded and
- * nothing costs. What is traced: each request (the front's span, scripts/front.mjs, with Next.js's own spans under
- * it), each run (the durable engine's workflow and step spans: claim, agent, record, each delivery), the model calls
- * through the AI SDK's telemetry (with token counts; prompts and answers are not recorded), outgoing HTTP (search,
- * page reads, webhooks, email) and database statements made for a request or a run.
+ * nothing costs.
+ *
+ * What is traced: each request (the front's span, scripts/front.mjs), each run (the durable engine's workflow and step
+ * spans: claim, agent, record, each delivery), the model calls through the AI SDK's telemetry (with token counts;
+ * prompts and answers are not recorded), outgoing HTTP (search, page reads, webhooks, email) and, as the database
+ * time, one span per statement made for a request or a run (the statement's text, never its values).
+ *
+ * Left out because they cost more than they tell, at every request: Next.js's own spans (route resolution, module
+ * loading, "GET /api/[...path]": the request span already names the route template and times the whole answer), the
+ * pool's connection checkouts (a wait for a connection shows as the gap before the statement), and OTLP metrics
+ * (the product's metrics are Prometheus, GET /metrics; OTEL_METRICS_EXPORTER turns them on).
  */
+import {
+  context,
+  trace,
+  INVALID_SPAN_CONTEXT,
+  type Context,
+  type ProxyTracerProvider,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from "@opentelemetry/api";
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 
@@ -16,17 +33,44 @@ const g = globalThis as unknown as { __watchTracing?: NodeSDK };
 
 export function startTracing() {
   if (g.__watchTracing) return;
+  // OTLP/HTTP with JSON unless a protocol is set: the SDK's protobuf writer encodes every string in JavaScript, a
+  // character at a time, and cost four times the CPU of its JSON (native JSON.stringify) for fewer spans.
+  process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??= process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/json";
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME || "watch",
-    traceExporter: new OTLPTraceExporter(),
+    // No traceExporter: the SDK builds it from OTEL_TRACES_EXPORTER and the OTLP protocol variables.
+    ...(process.env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
     // Only statements and calls made for a request or a run: the engine's own polling would otherwise be most spans.
     instrumentations: [
-      new PgInstrumentation({ requireParentSpan: true }),
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new UndiciInstrumentation({ requireParentforSpans: true }),
     ],
   });
   sdk.start();
+  const global = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
+  if (global.setDelegate && global.getDelegate) global.setDelegate(withoutNextSpans(global.getDelegate()));
   g.__watchTracing = sdk;
+}
+
+/**
+ * The SDK's tracers, except Next.js's: its spans are not started, and what runs inside them stays a child of the
+ * span around them (the request's), so the database and HTTP spans keep their place in the trace.
+ */
+function withoutNextSpans(provider: TracerProvider): TracerProvider {
+  const around = (ctx = context.active()) => trace.wrapSpanContext(trace.getSpanContext(ctx) ?? INVALID_SPAN_CONTEXT);
+  const next = {
+    startSpan: (_name: string, _options?: unknown, ctx?: Context) => around(ctx),
+    // (name, fn) | (name, options, fn) | (name, options, context, fn): the callback is always last.
+    startActiveSpan: (...args: unknown[]) => {
+      const fn = args.at(-1) as (span: Span) => unknown;
+      if (args.length < 4) return fn(around());
+      const ctx = args[2] as Context;
+      return context.with(ctx, () => fn(around(ctx)));
+    },
+  } as Tracer;
+  return {
+    getTracer: (name, version, options) => (name === "next.js" ? next : provider.getTracer(name, version, options)),
+  };
 }
 
 /** Sends the spans still buffered (at shutdown). */
