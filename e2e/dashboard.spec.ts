@@ -41,8 +41,8 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   await expectAccessible(page);
 
   await page.getByText("Settings and bounds").click(); // collapsed under the answer
-  await page.getByRole("button", { name: "Send test webhook" }).click();
-  await expect(page.getByText("Test webhook sent")).toBeVisible();
+  await page.getByRole("button", { name: "Send test Webhook" }).click();
+  await expect(page.getByText("Test Webhook sent")).toBeVisible();
 
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(page.getByText("Watch paused")).toBeVisible();
