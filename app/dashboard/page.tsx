@@ -42,8 +42,8 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           <h2 id="welcome-title">Welcome{user.first_name ? `, ${user.first_name}` : ""}!</h2>
           <p>
             A watch is a question you want answered once, when it happens. An AI agent searches the web for it, decides
-            whether your condition is met, picks its own next check, and tells you once per new finding by email or
-            webhook.
+            whether your condition is met, picks its own next check, and tells you once per new finding: by email, in
+            team chat (Slack, Discord, Teams, Telegram), on your phone (ntfy) or by webhook.
           </p>
           <DismissWelcome />
         </section>
