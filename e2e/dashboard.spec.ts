@@ -14,6 +14,7 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   browser,
   baseURL,
 }) => {
+  test.setTimeout(120_000); // two users' whole journey, a check included: more than a minute on a busy machine
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: /^Welcome/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Start your first watch" })).toBeVisible();

@@ -134,7 +134,7 @@ test("the follow confirmation and the 404 page", async ({ page, request }) => {
 
 test("the API docs (Swagger UI) in the shell and its theme", async ({ page }) => {
   await page.goto("/docs");
-  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 45_000 });
   await expect(nav(page).getByRole("link", { name: "API docs" })).toHaveAttribute("aria-current", "page");
   await checkViews(page, "docs");
 });
