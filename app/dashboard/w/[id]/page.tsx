@@ -349,9 +349,10 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
             {history.map((h) => (
               <li key={h.at}>
                 <Time iso={h.at} />:{" "}
-                {Object.entries(h.changes).map(([field, c]) => (
+                {Object.entries(h.changes).map(([field, c], i) => (
                   <span key={field} className="small">
-                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)};{" "}
+                    {i ? "; " : ""}
+                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)}
                   </span>
                 ))}
               </li>
