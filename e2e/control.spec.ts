@@ -96,10 +96,12 @@ test("the watch list pages by 50, newest first, with newer and older links", asy
   await expect(rows.first()).toContainText("Paged 51");
   const pager = page.getByRole("navigation", { name: "Pages" });
   await expect(pager.getByRole("link")).toHaveText(["Older →"]);
+  await expect(pager).toContainText("Page 1 of 2 · 51 watches");
   await pager.getByRole("link", { name: "Older →" }).click();
   await expect(page).toHaveURL(/[?&]page=2/);
   await expect(rows).toHaveText([/Paged 01/]);
   await expect(pager.getByRole("link")).toHaveText(["← Newer"]);
+  await expect(pager).toContainText("Page 2 of 2");
   for (const width of [1366, 390])
     for (const colorScheme of ["light", "dark"] as const) {
       await page.setViewportSize({ width, height: 844 });
