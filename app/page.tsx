@@ -20,7 +20,7 @@ const STEPS = [
   },
   {
     title: "You hear once, with sources",
-    text: "By email or signed webhook when it happens, and again only if it is withdrawn. Nothing in between.",
+    text: "By email, Slack, Discord, Teams, Telegram, ntfy or a signed webhook when it happens, and again only if it is withdrawn. Nothing in between.",
   },
 ];
 
@@ -126,10 +126,11 @@ export default async function Home({ searchParams }: { searchParams: Promise<{ j
       ) : null}
 
       <section className="section" aria-labelledby="api-title">
-        <h2 id="api-title">Built for scripts too</h2>
+        <h2 id="api-title">Built for scripts and assistants too</h2>
         <p className="muted">
-          Everything the dashboard does is a REST call away, with an SDK and the <code>watchctl</code> command line.
-          Findings arrive as signed webhooks (Standard Webhooks), RSS or JSON Feed.
+          Everything the dashboard does is a REST call away, with an SDK and the <code>watchctl</code> command line, and
+          your AI assistant can do it for you through Watch&apos;s MCP server. Findings arrive as signed webhooks
+          (Standard Webhooks), RSS or JSON Feed.
         </p>
         <pre className="code-block scroll" tabIndex={0} aria-label="Creating a watch with curl">
           <code>{API_EXAMPLE}</code>

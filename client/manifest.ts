@@ -5,7 +5,8 @@
  *
  * Such a file gets committed and shared, so an export writes every secret of a channel (a webhook's header values, a
  * chat webhook URL, a bot or access token) as REDACTED unless asked to include them (the service itself never reads
- * back a chat channel's secret in full, so those stay redacted either way); apply reads REDACTED as "keep the value the watch has".
+ * back a chat channel's secret in full, so those stay redacted either way); apply reads REDACTED as "keep the value
+ * the watch has".
  */
 import YAML from "yaml";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-/** Control and cost, in the browser: preview a condition before saving it, the usage panel, the definition history, email settings. */
+/** Control and cost, in the browser: preview a condition before saving it, the usage panel, the definition history, email settings, the paged list. */
 import { clerkTest as test, expect, expectAccessible, screenshot, sessionToken } from "./fixtures";
 
 test("Preview shows what the agent would answer now and saves nothing; the usage panel counts that check", async ({
@@ -80,4 +80,35 @@ test("email settings: time zone, quiet hours and the daily digest are saved and 
   await expect(form.getByLabel("to", { exact: true })).toHaveValue("07:00");
   await expect(form.getByLabel("Findings by email")).toHaveValue("daily");
   await expectAccessible(page);
+});
+
+test("the watch list pages by 50, newest first, with newer and older links", async ({ page, request, userId }) => {
+  const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
+  await request.post("/auth/sync-user", { headers });
+  for (let i = 1; i <= 51; i++) {
+    const name = `Paged ${String(i).padStart(2, "0")}`;
+    const res = await request.post("/api/v1/tasks", { headers, data: { search_query: name, name, state: "paused" } });
+    expect(res.ok()).toBe(true);
+  }
+  await page.goto("/dashboard");
+  const rows = page.getByRole("row").filter({ hasText: /Paged \d\d/ });
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText("Paged 51");
+  const pager = page.getByRole("navigation", { name: "Pages" });
+  await expect(pager.getByRole("link")).toHaveText(["Older →"]);
+  await expect(pager).toContainText("Page 1 of 2 · 51 watches");
+  await pager.getByRole("link", { name: "Older →" }).click();
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(rows).toHaveText([/Paged 01/]);
+  await expect(pager.getByRole("link")).toHaveText(["← Newer"]);
+  await expect(pager).toContainText("Page 2 of 2");
+  for (const width of [1366, 390])
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.emulateMedia({ colorScheme });
+      await screenshot(page, `dashboard-page-2-${width}-${colorScheme}`);
+    }
+  await expectAccessible(page);
+  await pager.getByRole("link", { name: "← Newer" }).click();
+  await expect(rows).toHaveCount(50);
 });

@@ -14,6 +14,7 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   browser,
   baseURL,
 }) => {
+  test.setTimeout(120_000); // two users' whole journey, a check included: more than a minute on a busy machine
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: /^Welcome/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Start your first watch" })).toBeVisible();
@@ -41,8 +42,8 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   await expectAccessible(page);
 
   await page.getByText("Settings and bounds").click(); // collapsed under the answer
-  await page.getByRole("button", { name: "Send test webhook" }).click();
-  await expect(page.getByText("Test webhook sent")).toBeVisible();
+  await page.getByRole("button", { name: "Send test Webhook" }).click();
+  await expect(page.getByText("Test Webhook sent")).toBeVisible();
 
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(page.getByText("Watch paused")).toBeVisible();

@@ -134,7 +134,7 @@ test("the follow confirmation and the 404 page", async ({ page, request }) => {
 
 test("the API docs (Swagger UI) in the shell and its theme", async ({ page }) => {
   await page.goto("/docs");
-  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("/api/v1/tasks/{id}/execute").first()).toBeVisible({ timeout: 45_000 });
   await expect(nav(page).getByRole("link", { name: "API docs" })).toHaveAttribute("aria-current", "page");
   await checkViews(page, "docs");
 });
@@ -311,7 +311,7 @@ test("the channel editor: a chat channel by its fields, another by an Apprise UR
   await expect(editor.getByRole("alert")).toHaveText(
     "add the chat to send to: tgram://BotToken/ChatID (Watch sends to one chat per channel)",
   );
-  await apprise.fill("tgram://123456789:AAHbotsecretQRST/-1001234567890");
+  await apprise.fill("tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAsQRST/-1001234567890");
   await add.click();
   await expect(list.getByRole("listitem")).toHaveText([/^Slack/, /^Telegram chat -1001234567890/]);
   await checkViews(page, "watch-edit-channels");

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import { TaskStateSchema } from "@/server/tasks/schemas";
+import { listTasks } from "@/server/tasks/service";
 import { OutcomePill, StatePill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
@@ -27,23 +28,23 @@ const PAGE = 50;
 export default async function Watches({ searchParams }: { searchParams: Promise<{ state?: string; page?: string }> }) {
   const params = await searchParams;
   const state = TaskStateSchema.optional().catch(undefined).parse(params.state);
-  const page = Math.max(1, Math.floor(Number(params.page)) || 1);
-  // One more than a page: whether there is a next one.
-  const [user, listed] = await Promise.all([
-    viewer(),
-    serverCaller().then((c) => c.tasks.list({ state, limit: PAGE + 1, offset: (page - 1) * PAGE })),
-  ]);
-  const tasks = listed.slice(0, PAGE);
+  // A page number from the address bar: 1 when it is not one, and never past what an offset can say.
+  const page = Math.min(Math.max(1, Math.floor(Number(params.page)) || 1), 100_000);
+  await serverCaller(); // signed out: to the sign-in page
+  const user = (await viewer())!;
+  // What GET /api/v1/tasks?limit&offset answers, with its X-Total-Count.
+  const { tasks, total } = await listTasks(user, state, { limit: PAGE, offset: (page - 1) * PAGE });
+  const pages = Math.max(1, Math.ceil(total / PAGE));
   const link = (p: number) => `/dashboard?${new URLSearchParams({ ...(state ? { state } : {}), page: String(p) })}`;
   return (
     <main className="wide">
-      {user && !user.has_seen_welcome ? (
+      {!user.has_seen_welcome ? (
         <section className="card welcome" aria-labelledby="welcome-title">
           <h2 id="welcome-title">Welcome{user.first_name ? `, ${user.first_name}` : ""}!</h2>
           <p>
             A watch is a question you want answered once, when it happens. An AI agent searches the web for it, decides
-            whether your condition is met, picks its own next check, and tells you once per new finding by email or
-            webhook.
+            whether your condition is met, picks its own next check, and tells you once per new finding: by email, in
+            team chat (Slack, Discord, Teams, Telegram), on your phone (ntfy) or by webhook.
           </p>
           <DismissWelcome />
         </section>
@@ -129,10 +130,13 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           </Link>
         </section>
       )}
-      {page > 1 || listed.length > PAGE ? (
+      {pages > 1 && page <= pages ? (
         <nav className="pager" aria-label="Pages">
           {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
-          {listed.length > PAGE ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+          <span className="muted">
+            Page {page} of {pages} · {total.toLocaleString("en")} watches
+          </span>
+          {page < pages ? <Link href={link(page + 1)}>Older →</Link> : <span />}
         </nav>
       ) : null}
     </main>

@@ -49,7 +49,7 @@ export default async function Settings() {
         <dl className="facts">
           <dt>Checks</dt>
           <dd>
-            {usage.runs} of {usage.runs_limit}{" "}
+            {usage.runs.toLocaleString("en")} of {usage.runs_limit.toLocaleString("en")}{" "}
             <progress max={100} value={percent} aria-label={`${percent}% of the monthly checks used`} />
           </dd>
           <dt>Model tokens</dt>
@@ -79,7 +79,7 @@ export default async function Settings() {
                       <Link href={`/dashboard/w/${t.task_id}`}>{t.name}</Link>
                     </td>
                     <td data-label="Checks" className="num">
-                      {t.runs}
+                      {t.runs.toLocaleString("en")}
                     </td>
                     <td data-label="Tokens" className="num">
                       {(t.input_tokens + t.output_tokens).toLocaleString("en")}

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Dialog, DialogClose } from "../../ui/dialog";
 import { Icon } from "../../ui/icons";
 import { Menu, MenuItem, MenuSeparator } from "../../ui/menu";
-import type { ChannelType as NotificationType } from "@/client/channels";
+import { specOf, type ChannelType as NotificationType } from "@/client/channels";
 import { errorMessage, statusOf, trpc } from "./trpc";
 
 export function useAction() {
@@ -303,8 +303,9 @@ export function TestSend({ id, type }: { id: string; type: NotificationType }) {
         setBusy(true);
         try {
           const r = await trpc.tasks.testNotification.mutate({ id, type });
-          if (r.status === "sent") toast.success(`Test ${type} sent`);
-          else toast.error(`Test ${type} ${r.status}${r.error_message ? `: ${r.error_message}` : ""}`);
+          const what = `Test ${specOf(type)?.label ?? type}`;
+          if (r.status === "sent") toast.success(`${what} sent`);
+          else toast.error(`${what} ${r.status}${r.error_message ? `: ${r.error_message}` : ""}`);
         } catch (e) {
           toast.error(errorMessage(e));
         } finally {
@@ -312,7 +313,7 @@ export function TestSend({ id, type }: { id: string; type: NotificationType }) {
         }
       }}
     >
-      Send test {type}
+      Send test {specOf(type)?.label ?? type}
     </button>
   );
 }

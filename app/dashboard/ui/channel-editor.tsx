@@ -10,6 +10,7 @@ import { useState } from "react";
 import { APPRISE_SCHEMES, AppriseError, parseApprise, specOf, type ChannelConfig } from "@/client/channels";
 import type { ChannelType as NotificationType } from "@/client/channels";
 import { TestSend } from "./actions";
+import { ChannelSummary } from "./channel-summary";
 import { EDITED, isEdited } from "./edited-channels";
 
 export function ChannelEditor({
@@ -74,9 +75,7 @@ export function ChannelEditor({
         <ul className="channels" aria-label="Chat and push channels">
           {value.map((c) => (
             <li key={c.type}>
-              <span>
-                {specOf(c.type)?.label ?? c.type} <strong>{specOf(c.type)?.summary(c)}</strong>
-              </span>
+              <ChannelSummary channel={c} />
               <span className="row">
                 {taskId && isSaved(c) ? <TestSend id={taskId} type={c.type as NotificationType} /> : null}
                 <button

@@ -9,6 +9,7 @@ import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
 import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
 import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
+import { ChannelSummary } from "../../ui/channel-summary";
 import { failureStreak, isFailing, isOpen, outcomeOf } from "@/server/tasks/outcome";
 import { duration, sureness } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
@@ -317,9 +318,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                 <ul className="channels">
                   {task.notifications.map((n) => (
                     <li key={n.type}>
-                      <span>
-                        {specOf(n.type)?.label ?? n.type} <strong>{specOf(n.type)?.summary(n) ?? ""}</strong>
-                      </span>
+                      <ChannelSummary channel={n} />
                       <span className="row">
                         <Link className="small" href={`/dashboard/notifications?task_id=${task.id}&type=${n.type}`}>
                           History
@@ -350,9 +349,10 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
             {history.map((h) => (
               <li key={h.at}>
                 <Time iso={h.at} />:{" "}
-                {Object.entries(h.changes).map(([field, c]) => (
+                {Object.entries(h.changes).map(([field, c], i) => (
                   <span key={field} className="small">
-                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)};{" "}
+                    {i ? "; " : ""}
+                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)}
                   </span>
                 ))}
               </li>
