@@ -89,9 +89,12 @@ export const router = t.router;
 /**
  * The base of every procedure, for both transports (REST and the dashboard's /api/trpc): a DomainError becomes its
  * answer (status, message, headers); a database that cannot be reached is a 503 with Retry-After, which clients
- * retry; a domain validation failure is the 422 list; anything else unexpected is logged with the request's id and
- * answered "Internal Server Error".
+ * retry; a domain validation failure is the 422 list; anything else unexpected (an answer that fails its own output
+ * schema included) is logged with the request's id and answered "Internal Server Error".
  */
+/** tRPC's message when a procedure's answer fails its `.output()` schema. */
+const OUTPUT_INVALID = "Output validation failed";
+
 const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
   ctx.pathParams = pathParameters(meta?.openapi?.path);
   // The route that metrics and traces label the request with: the operation's path template.
@@ -105,7 +108,10 @@ const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
     throw toTRPCError(cause);
   }
   if (result.error.code !== "INTERNAL_SERVER_ERROR") return result;
-  if (isZodError(cause)) throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
+  // A domain validation failure is the client's; an answer that does not fit its own output schema (tRPC's wrapper
+  // says so) is ours, an internal error like any other.
+  if (isZodError(cause) && result.error.message !== OUTPUT_INVALID)
+    throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
   if (isDatabaseUnavailable(cause)) {
     log.error(`database unavailable: ${cause instanceof Error ? cause.message.trim() : String(cause)}`);
     ctx.res.headers["retry-after"] = String(DATABASE_RETRY_AFTER_SECONDS);

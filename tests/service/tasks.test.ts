@@ -1,5 +1,6 @@
 /** Watches through the REST API: create, list, get, update, delete, visibility, fork, run now, history, sends. */
 import { describe, expect, it } from "vitest";
+import { db } from "@/server/db";
 import { withService } from "../helpers/service";
 
 // No model: runs fail at once, so nothing is found and no run stays open for long.
@@ -43,6 +44,18 @@ describe("create", () => {
     });
     expect(completed.status).toBe(422);
     expect(completed.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "state"], input: "completed" });
+  });
+
+  it("answers 500, never the client's 422, when a stored row does not fit the answer's shape", async () => {
+    const u = await newUser();
+    const t = await createTask(u.token, { search_query: "odd row", state: "paused" });
+    const run = await db.execution.create({
+      data: { task_id: t.id, status: "success", condition_met: false, result: { answer: 5 } },
+    });
+    await db.task.update({ where: { id: t.id }, data: { last_execution_id: run.id } });
+    const r = await call("GET", `/api/v1/tasks/${t.id}`, { auth: u.token });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ detail: "Internal Server Error" });
   });
 
   it("rejects bad input with the 422 list", async () => {
