@@ -27,7 +27,9 @@ export default async function ApiDocs() {
           OpenAPI document
         </a>
       </div>
-      <div id="docs" />
+      {/* Swagger UI fills this from its script, often before React hydrates the page: an element whose content React
+          takes as set from outside, so hydration leaves it alone instead of re-rendering the page without it. */}
+      <div id="docs" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
       <script nonce={nonce} src="/docs/assets/swagger-ui-bundle.js" defer />
       <script nonce={nonce} src="/docs/assets/init.js" defer />
     </div>
