@@ -106,7 +106,7 @@ test("the watch list pages by 50, newest first, with newer and older links", asy
     for (const colorScheme of ["light", "dark"] as const) {
       await page.setViewportSize({ width, height: 844 });
       await page.emulateMedia({ colorScheme });
-      await screenshot(page, `dashboard-page-2-${width}-${colorScheme}`);
+      await screenshot(page, `dashboard-page-2-${width}-${colorScheme}`, { settled: true });
     }
   await expectAccessible(page);
   await pager.getByRole("link", { name: "← Newer" }).click();

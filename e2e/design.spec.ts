@@ -36,7 +36,7 @@ async function checkViews(page: Page, name: string) {
     await page.setViewportSize(viewport);
     for (const colorScheme of SCHEMES) {
       await page.emulateMedia({ colorScheme });
-      await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`);
+      await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`, { settled: true });
       if (viewport.name === "phone") {
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -48,9 +48,16 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
-/** A full-page screenshot; transitions finished first (a colour scheme just switched would show them half-way). */
-export async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true, animations: "disabled" });
+/**
+ * A full-page screenshot. `settled` finishes CSS transitions first (a colour scheme just switched would show them
+ * half-way); not with a menu open, whose animations Radix follows.
+ */
+export async function screenshot(page: Page, name: string, opts: { settled?: boolean } = {}) {
+  await page.screenshot({
+    path: `e2e/screenshots/${name}.png`,
+    fullPage: true,
+    animations: opts.settled ? "disabled" : "allow",
+  });
 }
 
 /** Specs against the Clerk-mode server; `userId` is a new signed-in user per test. */
