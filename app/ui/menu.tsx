@@ -38,7 +38,17 @@ export function Menu({
         )}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu-content" align={align} sideOffset={6} collisionPadding={8}>
+        <DropdownMenu.Content
+          className="menu-content"
+          align={align}
+          sideOffset={6}
+          collisionPadding={8}
+          // Focus goes back to the button when the menu closes, unless an item opened a dialog that holds it now: taken
+          // from there (the menu's closing animation ends after the dialog opened), the dialog would close at once.
+          onCloseAutoFocus={(e) => {
+            if (document.activeElement?.closest('[role="dialog"], [role="alertdialog"]')) e.preventDefault();
+          }}
+        >
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
