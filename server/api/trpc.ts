@@ -86,15 +86,15 @@ export function syncParsed<T extends z.ZodType>(schema: T): T {
 // 3. Procedures
 export const router = t.router;
 
+/** tRPC's message when a procedure's answer fails its `.output()` schema. */
+const OUTPUT_INVALID = "Output validation failed";
+
 /**
  * The base of every procedure, for both transports (REST and the dashboard's /api/trpc): a DomainError becomes its
  * answer (status, message, headers); a database that cannot be reached is a 503 with Retry-After, which clients
  * retry; a domain validation failure is the 422 list; anything else unexpected (an answer that fails its own output
  * schema included) is logged with the request's id and answered "Internal Server Error".
  */
-/** tRPC's message when a procedure's answer fails its `.output()` schema. */
-const OUTPUT_INVALID = "Output validation failed";
-
 const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
   ctx.pathParams = pathParameters(meta?.openapi?.path);
   // The route that metrics and traces label the request with: the operation's path template.
