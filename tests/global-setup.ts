@@ -19,6 +19,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   ensureBuild();
+  const started = Date.now();
   const stubs = await startStubs();
   const server = await startServer({
     ...stubs.clerkEnv(),
@@ -26,6 +27,7 @@ export default async function setup(project: TestProject) {
     SERVICE_NOAUTH: "1",
     TRUST_PROXY: "1",
   });
+  console.log(`shared test server ready in ${Math.round((Date.now() - started) / 1000)} s`);
   project.provide("server", {
     url: server.url,
     clerkPrivatePem: await exportPKCS8(stubs.clerk.keys.privateKey),
