@@ -2,7 +2,5 @@
 import { prepareTemplate } from "./helpers/server";
 
 export default async function setup() {
-  const started = Date.now();
   await prepareTemplate();
-  console.log(`test database template ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -16,8 +16,8 @@ export default defineConfig({
   root,
   ...shared,
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: workers,
     reporters: ["default", "./tests/times-reporter.ts"],

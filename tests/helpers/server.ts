@@ -43,9 +43,11 @@ export async function prepareTemplate() {
   const g = globalThis as { __watchTemplate?: Promise<void> };
   return (g.__watchTemplate ??= (async () => {
     if (process.env[TEMPLATE]) return;
+    const started = Date.now();
     const { firstStart } = await import("./service");
     const first = await firstStart();
     process.env[TEMPLATE] = first.databaseUrl ? new URL(first.databaseUrl).pathname.slice(1) : first.dataDir;
+    console.log(`test database template made in ${Math.round((Date.now() - started) / 1000)} s`);
   })());
 }
 
@@ -115,7 +117,8 @@ async function launch(env: Record<string, string | undefined>, dataDir: string, 
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // A start takes seconds on an idle machine, minutes on one busy with other suites and builds.
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     if (/Watch ready on/.test(out)) break;

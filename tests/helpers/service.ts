@@ -114,7 +114,7 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
     (globalThis as { __watchFront?: boolean }).__watchFront = true;
     await startServices();
     restoreFetch = interceptFetch();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     restoreFetch?.();
