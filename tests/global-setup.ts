@@ -7,7 +7,7 @@
  */
 import { exportPKCS8 } from "jose";
 import type { TestProject } from "vitest/node";
-import { ensureBuild, startServer } from "./helpers/server";
+import { ensureBuild, serverUsage, startServer } from "./helpers/server";
 import { startStubs, type StubUrls } from "./helpers/stubs";
 import { TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
 
@@ -37,6 +37,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await stubs.close();
+    console.log(`the shared test server used ${Math.round(serverUsage.cpuMs / 1000)} s of CPU`);
   };
 }
 

@@ -21,6 +21,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: workers,
     reporters: ["default", "./tests/times-reporter.ts"],
+    setupFiles: ["tests/usage-setup.ts"],
     projects: [
       {
         ...shared,

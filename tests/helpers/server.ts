@@ -74,6 +74,17 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
   return url.toString();
 }
 
+/** What this test file's servers cost: how many starts, and their CPU time (read just before each is stopped). */
+export const serverUsage = { starts: 0, cpuMs: 0 };
+function addCpuOf(child: ChildProcess) {
+  try {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    serverUsage.cpuMs += (Number(fields[11]) + Number(fields[12])) * 10; // user + system, in ticks of 10 ms
+  } catch {
+    // Gone already, or not Linux: not counted.
+  }
+}
+
 /** Servers this process started: a test that fails or times out mid-restart must not leave one running. */
 const running = new Set<ChildProcess>();
 process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
@@ -98,6 +109,7 @@ export async function startServer(
 async function launch(env: Record<string, string | undefined>, dataDir: string, port: number) {
   const databaseUrl = env.DATABASE_URL;
   let out = "";
+  serverUsage.starts++;
   const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     cwd: root,
     env: {
@@ -136,11 +148,17 @@ async function launch(env: Record<string, string | undefined>, dataDir: string, 
     process: child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
+      if (child.exitCode === null) {
+        addCpuOf(child);
+        child.kill("SIGTERM");
+      }
       return exited;
     },
     kill: async () => {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null) {
+        addCpuOf(child);
+        child.kill("SIGKILL");
+      }
       await exited;
     },
   };

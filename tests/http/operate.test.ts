@@ -217,8 +217,9 @@ describe("operating a server", () => {
       expect(Date.now() - stopping).toBeLessThan(35_000);
       expect(server.output()).not.toMatch(/still under way/);
 
+      // Started with a short grace period, which the next test needs (this one only reads).
       server = await startServer(
-        { ...stubbedServiceEnv(stubs), DATABASE_URL: server.databaseUrl },
+        { ...stubbedServiceEnv(stubs), SHUTDOWN_GRACE_MS: "1000", DATABASE_URL: server.databaseUrl },
         { dataDir: server.dataDir },
       );
       const task = (await at(server).call("GET", `/api/v1/tasks/${id}`, { auth: apiKey })).body;
@@ -231,11 +232,7 @@ describe("operating a server", () => {
   );
 
   it("leaves a run not finished in the grace period to resume at the next start", { timeout: 150_000 }, async () => {
-    await server.stop();
-    server = await startServer(
-      { ...stubbedServiceEnv(stubs), SHUTDOWN_GRACE_MS: "1000", DATABASE_URL: server.databaseUrl },
-      { dataDir: server.dataDir },
-    );
+    // The server the previous test started again, with SHUTDOWN_GRACE_MS=1000.
     const { call } = at(server);
     const calls = stubs.model.calls();
     const id = (await runNow(call, "Cut short")).id;
