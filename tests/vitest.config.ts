@@ -16,7 +16,7 @@ export default defineConfig({
   root,
   ...shared,
   test: {
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: workers,

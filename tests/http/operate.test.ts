@@ -74,7 +74,7 @@ describe("operating a server", () => {
     apiKey = key.body.key;
     webhookSecret = (await call("GET", "/api/v1/webhooks/secret")).body.secret;
     expect(webhookSecret).toMatch(/^whsec_/);
-  }, 120_000);
+  });
 
   /** A watch created with its first run started by the create itself. */
   async function runNow(call: Call, search_query: string) {

@@ -68,7 +68,7 @@ beforeAll(async () => {
     },
   });
   executionId = execution.id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await service.close();

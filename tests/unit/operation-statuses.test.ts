@@ -118,7 +118,7 @@ beforeAll(async () => {
     disarmDigest: async () => {},
     armRetention: async () => {},
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   setScheduler(undefined);

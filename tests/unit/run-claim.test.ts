@@ -46,7 +46,7 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   database = await openTestDatabase();
   setScheduler(recording);
-}, 60_000);
+});
 
 afterAll(async () => {
   setScheduler(undefined);
