@@ -21,7 +21,7 @@ export type Execution = components["schemas"]["Execution"];
 export type Resolution = components["schemas"]["Resolution"];
 export type Finding = components["schemas"]["Finding"];
 /** A run's result in words ("met", "met · held", "not met", "failed", "running", "never run"), as the dashboard says it. */
-export { outcomeOf, type Outcome } from "../server/tasks/outcome";
+export { outcomeOf, type Outcome } from "../lib/outcome";
 export type NotificationSend = components["schemas"]["NotificationSend"];
 export type SendEvent = NonNullable<
   NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]

@@ -20,7 +20,7 @@ import {
   type DeliveryOutcome,
 } from "./deliveries";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
-import { defang } from "../render/defang";
+import { defang } from "../../lib/defang";
 import { storedConfig, type DeliveryPlan } from "./channels/types";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 

@@ -8,14 +8,14 @@ import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFind
 import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
 import { runResult } from "../tasks/results";
-import { storable } from "../text";
+import { storable } from "../../lib/text";
 import { gate } from "./trust";
 import { env } from "../env";
 import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 import { log } from "../observability/log.mjs";
 import { recordFinding, retractFinding } from "../tasks/findings";
-import { isFailing } from "../tasks/outcome";
+import { isFailing } from "../../lib/outcome";
 import { decisionProgress, progressWriter } from "./progress";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
@@ -317,7 +317,7 @@ async function recordFailure(
  */
 export async function recordOutcome(taskId: string, executionId: string, evaluation: Evaluation): Promise<Recorded> {
   const now = new Date();
-  // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (server/text.ts).
+  // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (lib/text.ts).
   const outcome = storable(evaluation);
   return transaction(async (query) => {
     const [task] = await query<RecordedTask>(

@@ -1,7 +1,7 @@
 /** Wire shapes of watches ("tasks" in the API), executions and notification configs. */
 import { z } from "zod";
 import { env } from "../env";
-import { text } from "../text";
+import { text } from "../../lib/text";
 
 /** A UUID; the anchored pattern and the length bound are in the OpenAPI document too. */
 export const Id = z.guid().max(36);

@@ -2,7 +2,7 @@
 import type { APIEmbed, RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
 import { z } from "zod";
 import { discord as spec } from "../../../client/channels/discord";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { chatChannel } from "./chat";
 import { checkUrl } from "./http";
 import { fitEscaped, percent, type ChatMessage } from "./message";

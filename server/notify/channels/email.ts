@@ -1,7 +1,7 @@
 /** Email through Resend (../email): planned first (quiet hours, daily digest), then sent under the email caps. */
 import { z } from "zod";
 import { email as spec } from "../../../client/channels/email";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { invalid } from "./http";
 import { defineChannel } from "./types";
 

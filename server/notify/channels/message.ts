@@ -5,7 +5,7 @@
  * made inert here once (links defanged, sources limited to http(s)) and escaped for its format by that format's one
  * escaping function.
  */
-import { defang } from "../../render/defang";
+import { defang } from "../../../lib/defang";
 import type { Source as SourceView } from "../../tasks/schemas";
 
 /** A message names a source by its link and title (its site shows in the link). */

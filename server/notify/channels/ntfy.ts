@@ -1,7 +1,7 @@
 /** ntfy (phone push): a JSON publish to the server's root, with an access token when the topic is protected. */
 import { z } from "zod";
 import { ntfy as spec } from "../../../client/channels/ntfy";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { chatChannel } from "./chat";
 import { checkUrl, invalid } from "./http";
 import { fitEscaped, percent, type ChatMessage, type MessageKind } from "./message";

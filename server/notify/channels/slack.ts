@@ -2,7 +2,7 @@
 import type { KnownBlock } from "@slack/types";
 import { z } from "zod";
 import { slack as spec } from "../../../client/channels/slack";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { chatChannel } from "./chat";
 import { checkUrl } from "./http";
 import { fitEscaped, percent, type ChatMessage } from "./message";

@@ -2,7 +2,7 @@
 import type { IAdaptiveCard } from "@microsoft/teams.cards";
 import { z } from "zod";
 import { teams as spec } from "../../../client/channels/teams";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { chatChannel } from "./chat";
 import { checkUrl } from "./http";
 import { fitEscaped, percent, type ChatMessage } from "./message";

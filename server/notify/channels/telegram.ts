@@ -3,7 +3,7 @@ import type { ApiMethods } from "@grammyjs/types";
 import { z } from "zod";
 import { telegram as spec } from "../../../client/channels/telegram";
 import { env } from "../../env";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { chatChannel } from "./chat";
 import { invalid } from "./http";
 import { fitEscaped, percent, type ChatMessage } from "./message";

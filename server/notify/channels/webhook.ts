@@ -1,7 +1,7 @@
 /** Webhooks signed with Standard Webhooks (../webhook): any HTTPS endpoint of the user's, with their own headers. */
 import { z } from "zod";
 import { webhook as spec } from "../../../client/channels/webhook";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { checkUrl, invalid, RETRY_DELAYS_MS } from "./http";
 import { defineChannel } from "./types";
 

@@ -10,7 +10,7 @@ import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
 import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
-import { failureStreak, isFailing, isOpen, outcomeOf } from "@/server/tasks/outcome";
+import { failureStreak, isFailing, isOpen, outcomeOf } from "@/lib/outcome";
 import { duration, sureness } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
 
