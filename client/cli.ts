@@ -21,7 +21,7 @@ import {
   type Task,
   type WatchClient,
 } from "./index";
-import { APPRISE_SCHEMES, AppriseError, CHANNEL_SPECS, parseApprise, specOf } from "./channels";
+import { APPRISE_SCHEMES, AppriseError, channelOf, CHANNELS, parseApprise } from "../channels";
 
 const env = process.env;
 const stdout = (s: string) => process.stdout.write(s);
@@ -122,7 +122,8 @@ function describeTask(t: Task): string {
 }
 
 /** "slack https://hooks.slack.com/…WXYZ": a channel's type and where it goes (secrets as the service shows them). */
-const channelLine = (n: { type: string } & Record<string, unknown>) => `${n.type} ${specOf(n.type)?.summary(n) ?? ""}`;
+const channelLine = (n: { type: string } & Record<string, unknown>) =>
+  `${n.type} ${channelOf(n.type)?.summary(n) ?? ""}`;
 
 type ChannelOptions = { email?: string; webhook?: string; notify?: string[] };
 
@@ -413,7 +414,7 @@ function buildProgram() {
   const sends = program
     .command("sends")
     .description("notification delivery history (and `sends redeliver <id>`)")
-    .addOption(new Option("--type <type>", "only this channel").choices(CHANNEL_SPECS.map((s) => s.type)))
+    .addOption(new Option("--type <type>", "only this channel").choices(CHANNELS.map((c) => c.type)))
     .addOption(
       new Option("--event <event>", "only this event").choices([
         "task.condition_met",

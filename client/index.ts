@@ -8,11 +8,11 @@
 import createFetchClient from "openapi-fetch";
 import { errorFor, retryAfterSeconds } from "./errors";
 import type { components, paths } from "./openapi";
-import { parseApprise } from "./channels";
+import { parseApprise } from "../channels/apprise";
 
 export * from "./errors";
 export { verifyWebhook } from "./webhooks";
-export { AppriseError, CHANNEL_SPECS, parseApprise } from "./channels";
+export { AppriseError, CHANNELS, parseApprise } from "../channels";
 
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];

@@ -14,7 +14,7 @@ import {
   watchRun,
   type WorkflowStep,
 } from "../server/runs/workflow";
-import { CHANNEL_TYPES, type ChannelType } from "../server/notify/channels";
+import { CHANNEL_TYPES, type ChannelType } from "../channels/list";
 import type { Notice } from "../server/notify/events";
 import { events, inngest } from "./client";
 

@@ -18,10 +18,11 @@ import {
   type Attempt,
   type Delivery,
   type DeliveryOutcome,
+  type DeliveryPlan,
 } from "./deliveries";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
 import { defang } from "../../lib/defang";
-import { storedConfig, type DeliveryPlan } from "./channels/types";
+import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };

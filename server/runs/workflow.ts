@@ -9,7 +9,8 @@
 import { env } from "../env";
 import { now } from "../clock";
 import { followersOf } from "../notify";
-import { channelOf, CHANNEL_TYPES, type ChannelType } from "../notify/channels";
+import { CHANNEL_TYPES, type ChannelType } from "../../channels/list";
+import { deliveryOf } from "../notify/channels";
 import { sendDigest } from "../notify/digest";
 import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
@@ -29,10 +30,10 @@ export const STEP = {
   quietHours: "quiet-hours",
   /** Attempt n of a delivery (a channel may keep the ids it had before there was a registry). */
   deliver: (type: ChannelType, attempt: number) =>
-    channelOf(type)?.stepIds?.attempt(attempt) ?? `deliver-${type}-${attempt}`,
+    deliveryOf(type)?.stepIds?.attempt(attempt) ?? `deliver-${type}-${attempt}`,
   /** The wait after attempt n before attempt n + 1. */
   retryWait: (type: ChannelType, attempt: number) =>
-    channelOf(type)?.stepIds?.wait(attempt) ?? `${type}-retry-${attempt}`,
+    deliveryOf(type)?.stepIds?.wait(attempt) ?? `${type}-retry-${attempt}`,
   sendDigest: "send-digest",
   armNextDigest: "arm-next-digest",
   prune: "prune",
@@ -176,7 +177,7 @@ export async function channelDelivery(
   notice: Notice = { event: "task.condition_met" },
   followId?: string,
 ) {
-  const channel = channelOf(type);
+  const channel = deliveryOf(type);
   if (!channel) return { attempts: 0, status: "none" as const };
   if (channel.plan) {
     const plan = await step.run(STEP.plan(type), () => channel.plan!(executionId, notice, followId), {

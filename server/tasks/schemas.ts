@@ -8,7 +8,7 @@ export const Id = z.guid().max(36);
 export const Timestamp = z.iso.datetime({ offset: true });
 export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
 export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);
-import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../notify/channels";
+import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../../channels/list";
 
 export { NotificationConfig, NotificationTypeSchema };
 

@@ -7,9 +7,9 @@
 import type { Execution, Finding, Task, TaskNotification } from "../db";
 import { withDomain, type Source } from "../agent/sources";
 import { pendingViews } from "./view-counts";
-import { CHANNELS } from "../notify/channels";
-import { redactedView } from "../notify/channels/secrets";
-import { storedConfig } from "../notify/channels/types";
+import { CHANNELS } from "../../channels/list";
+import { redactedView } from "../../channels/kit/secrets";
+import { storedConfig } from "./notifications";
 import {
   CADENCE_CEILING,
   cadenceFloor,
@@ -121,7 +121,7 @@ export function notificationConfigs(rows: Pick<TaskNotification, "type" | "confi
 export const channelConfigs = (configs: readonly { type: string }[]): NotificationConfig[] =>
   CHANNELS.flatMap((c) => {
     const config = configs.find((n) => n.type === c.type);
-    return config ? [redactedView(c.spec, config) as NotificationConfig] : [];
+    return config ? [redactedView(c, config) as NotificationConfig] : [];
   });
 
 /** The owner's full view. */

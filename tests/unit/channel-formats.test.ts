@@ -5,12 +5,13 @@
  * function, tested here through the payload it builds.
  */
 import { describe, expect, it } from "vitest";
-import { discordPayload, escapeDiscord } from "@/server/notify/channels/discord";
-import { chatMessage, cutOnWord, fitEscaped, inert } from "@/server/notify/channels/message";
-import { escapeNtfy, ntfyPayload, topicOf } from "@/server/notify/channels/ntfy";
-import { escapeSlack, slackPayload } from "@/server/notify/channels/slack";
-import { escapeTeams, teamsPayload } from "@/server/notify/channels/teams";
-import { escapeTelegram, telegramPayload } from "@/server/notify/channels/telegram";
+import { discordPayload, escapeDiscord } from "@/channels/discord/payload";
+import { cutOnWord, fitEscaped } from "@/channels/kit/format";
+import { chatMessage, inert } from "@/channels/kit/message";
+import { escapeNtfy, ntfyPayload, topicOf } from "@/channels/ntfy/payload";
+import { escapeSlack, slackPayload } from "@/channels/slack/payload";
+import { escapeTeams, teamsPayload } from "@/channels/teams/payload";
+import { escapeTelegram, telegramPayload } from "@/channels/telegram/payload";
 
 const SOURCE = "https://news.example.org/apple/iphone-18";
 const WATCH = "https://watch.example.com/w/11111111-1111-4111-8111-111111111111";
@@ -34,7 +35,7 @@ const HOSTILE: [string, string][] = [
 
 function message(answer: string) {
   return chatMessage({
-    event: "task.condition_met",
+    kind: "met",
     title: answer.slice(0, 300),
     watch: answer.slice(0, 200) || "iPhone 18",
     answer,
@@ -58,7 +59,7 @@ const NO_EVIL = (text: string) => {
 describe("the message every format renders", () => {
   it("cuts the answer at 1,000 characters on a word, keeps http(s) sources only, at most three", () => {
     const m = chatMessage({
-      event: "task.condition_met",
+      kind: "met",
       title: "t",
       watch: "w",
       answer: "alpha ".repeat(400),

@@ -7,7 +7,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
 import { dailyRetention, deliveryRuns, requestedRun, scheduledRun } from "@/inngest/functions";
-import { CHANNEL_TYPES } from "@/server/notify/channels";
+import { CHANNEL_TYPES } from "@/channels/list";
 import { flowControl, STEP } from "@/server/runs/workflow";
 
 const { email: emailDeliveryRun, webhook: webhookDeliveryRun } = deliveryRuns;
