@@ -16,7 +16,7 @@ import {
 } from "../server/runs/workflow";
 import { CHANNEL_TYPES, type ChannelType } from "../channels/list";
 import type { Notice } from "../server/notify/events";
-import { events, inngest } from "./client";
+import { events, inngest } from "../server/runs/inngest";
 
 type InngestStep = {
   run<T>(id: string, fn: () => Promise<T>): Promise<T>;

@@ -5,7 +5,7 @@
  */
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/server/runs/inngest";
 import { dailyRetention, deliveryRuns, requestedRun, scheduledRun } from "@/inngest/functions";
 import { CHANNEL_TYPES } from "@/channels/list";
 import { flowControl, STEP } from "@/server/runs/workflow";

@@ -1,5 +1,5 @@
-// A throwaway PostgreSQL cluster (Debian's postgresql package) for the benchmarks when DATABASE_URL is not set, and
-// for the test that stops the database under a running server.
+// A throwaway PostgreSQL cluster (Debian's postgresql package) for the test that stops the database under a running
+// server, and for the benchmarks (scripts/bench/) when DATABASE_URL is not set.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
