@@ -3,7 +3,7 @@ import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise"
 
 export const apprise: Apprise = {
   schemes: ["discord"],
-  example: "discord://WebhookID/WebhookToken",
+  example: "discord://123456789/WebhookToken",
   // discord://[botname@]WebhookID/WebhookToken
   parse(url) {
     const id = hostPart(url);

@@ -30,9 +30,9 @@ export function fitEscaped(text: string, max: number, escape: (raw: string) => s
 }
 
 /**
- * A link destination that cannot end its link early or start another in any format: `(`, `)`, `[`, `]`, `<`, `>` and
- * whitespace percent-encoded (a source URL with `)` in it would otherwise close a markdown link and let the rest of
- * the URL add a link of its own). Browsers read the encoded URL as the same address.
+ * A link destination that cannot end its link early or start another in any format: `(`, `)`, `[`, `]`, `<`, `>`, `"`
+ * and whitespace percent-encoded (a source URL with `)` in it would otherwise close a markdown link and let the rest of
+ * the URL add a link of its own; a `"` would close an HTML attribute). Browsers read the encoded URL as the same address.
  */
 export const linkTarget = (url: string) =>
-  url.replace(/[()[\]<>\s]/gu, (ch) => (ch === "(" ? "%28" : ch === ")" ? "%29" : encodeURIComponent(ch)));
+  url.replace(/[()[\]<>"\s]/gu, (ch) => (ch === "(" ? "%28" : ch === ")" ? "%29" : encodeURIComponent(ch)));

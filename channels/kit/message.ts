@@ -48,12 +48,17 @@ const isHttp = (url: string) => {
   }
 };
 
+/** A source URL that could hold a second link (a quote, a bracket, a space) is not kept as written in text. */
+const BREAKS_OUT = /[()[\]<>"'|\\\s]/u;
+
 /**
  * Text made inert: every URL and linkable name defanged, except the run's own source URLs, which may stay as written
- * (they are shown as links anyway).
+ * (they are shown as links anyway) unless one could carry a link of its own in a chat client (`…/a)[x](https://…`).
  */
 export function inert(text: string, sources: readonly Source[]): string {
-  const keep = [...new Set(sources.map((s) => s.url))].filter((u) => u.length > 10).sort((a, b) => b.length - a.length);
+  const keep = [...new Set(sources.map((s) => s.url))]
+    .filter((u) => u.length > 10 && !BREAKS_OUT.test(u))
+    .sort((a, b) => b.length - a.length);
   if (!keep.length) return defang(text);
   const parts: string[] = [];
   let rest = text;

@@ -16,7 +16,7 @@ export const escapeTelegram = (raw: string) =>
     .replace(/@/g, "@\u2060");
 
 /** A link destination inside `href="…"`. */
-const href = (url: string) => linkTarget(url).replace(/&/g, "&amp;").replace(/"/g, "%22");
+const href = (url: string) => linkTarget(url).replace(/&/g, "&amp;");
 
 /** A message's text is at most 4,096 characters (after entity parsing; the escaped form is kept within it too). */
 export function telegramText(m: ChatMessage) {
