@@ -1,6 +1,7 @@
 /** Discord webhooks: one embed, mentions switched off. */
 import { text } from "../../lib/text";
 import { defineChannel, field } from "../kit/define";
+import { readAnswer } from "../kit/delivery";
 import { checkUrl } from "../kit/urls";
 import { apprise } from "./apprise";
 import { discordPayload } from "./payload";
@@ -23,5 +24,9 @@ export const discord = defineChannel({
   check: (c, context) => ({ type: "discord", url: checkUrl("discord url", c.url.trim(), context) }),
   summary: (c) => String(c.url ?? ""),
   apprise,
-  delivery: { request: (m, c) => ({ url: c.url, body: discordPayload(m) }) },
+  delivery: {
+    request: (m, c) => ({ url: c.url, body: discordPayload(m) }),
+    // A rate-limited webhook says how long to wait in its JSON body too.
+    read: (answer) => readAnswer(answer, ["retry_after"]),
+  },
 });

@@ -25,8 +25,11 @@ export type Outcome = {
   retryAfterMs?: number;
 };
 
-/** A 429's wait: the Retry-After header (seconds or a date), else `retry_after` (seconds) in the JSON body. */
-export function retryAfter(answer: HttpAnswer, now = Date.now()): number | undefined {
+/**
+ * A 429's wait: the Retry-After header (seconds or a date), else, for a service that says it in its JSON body, the
+ * number of seconds at `jsonPath` (Discord's `retry_after`, Telegram's `parameters.retry_after`).
+ */
+export function retryAfter(answer: HttpAnswer, jsonPath?: readonly string[], now = Date.now()): number | undefined {
   const header = answer.headers["retry-after"];
   const value = Array.isArray(header) ? header[0] : header;
   if (value) {
@@ -35,9 +38,11 @@ export function retryAfter(answer: HttpAnswer, now = Date.now()): number | undef
     const at = Date.parse(value);
     if (Number.isFinite(at)) return Math.max(0, at - now);
   }
+  if (!jsonPath) return undefined;
   try {
-    const json = JSON.parse(answer.body) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
-    const seconds = Number(json.retry_after ?? json.parameters?.retry_after);
+    let found: unknown = JSON.parse(answer.body);
+    for (const key of jsonPath) found = (found as Record<string, unknown> | null)?.[key];
+    const seconds = typeof found === "number" || typeof found === "string" ? Number(found) : NaN;
     if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   } catch {
     // not JSON: no wait given
@@ -45,14 +50,17 @@ export function retryAfter(answer: HttpAnswer, now = Date.now()): number | undef
   return undefined;
 }
 
-/** How most services answer: 2xx sent; a redirect is not followed; a 429 says how long to wait; 410 is for ever. */
-export function readAnswer(answer: HttpAnswer): Outcome {
+/**
+ * How most services answer: 2xx sent; a redirect is not followed; a 429 says how long to wait (`jsonPath`: where its
+ * JSON body says it, see retryAfter); 410 is for ever.
+ */
+export function readAnswer(answer: HttpAnswer, jsonPath?: readonly string[]): Outcome {
   const { status } = answer;
   if (status >= 200 && status < 300) return { status: "sent", error: null, permanent: false };
   if (status >= 300 && status < 400)
     return { status: "failed", error: `HTTP ${status}: redirects are not followed`, permanent: false };
   if (status === 429)
-    return { status: "failed", error: "HTTP 429", permanent: false, retryAfterMs: retryAfter(answer) };
+    return { status: "failed", error: "HTTP 429", permanent: false, retryAfterMs: retryAfter(answer, jsonPath) };
   const detail = answer.body.slice(0, 200).replace(/\s+/g, " ").trim();
   return { status: "failed", error: `HTTP ${status}${detail ? `: ${detail}` : ""}`, permanent: status === 410 };
 }

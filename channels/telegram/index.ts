@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
+import { readAnswer } from "../kit/delivery";
 import { apprise } from "./apprise";
 import { telegramPayload } from "./payload";
 
@@ -52,5 +53,7 @@ export const telegram = defineChannel({
       body: telegramPayload(m, String(c.chat_id)),
       trusted: true,
     }),
+    // A flood-limited bot is told how long to wait in the answer's parameters.
+    read: (answer) => readAnswer(answer, ["parameters", "retry_after"]),
   },
 });

@@ -131,6 +131,8 @@ export function ensureBuild() {
   const newest = newestSource([
     "app",
     "server",
+    "channels",
+    "lib",
     "emails",
     "inngest",
     "prisma",
