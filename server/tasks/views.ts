@@ -112,7 +112,7 @@ export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">)
   };
 }
 
-/** A watch's channels as reads show them: in the registry's order, write-only secrets redacted. */
+/** A watch's channels as reads show them: in the listed order (channels/list.ts), write-only secrets redacted. */
 export function notificationConfigs(rows: Pick<TaskNotification, "type" | "config">[]): NotificationConfig[] {
   return channelConfigs(rows.map(storedConfig));
 }

@@ -4,7 +4,7 @@
  * configured channel with where it goes (secrets as the service shows them: redacted), a test button once saved, and
  * remove; "Add a channel" takes the channel's own fields or a pasted Apprise URL (`slack://…`, `tgram://…`) or the
  * service's URL, parsed by the same parser as `watchctl --notify`. Every type, its fields and its help come from the
- * channel specs (client/channels): a new channel appears here without code of its own.
+ * listed channels (channels/list.ts): a new channel appears here without code of its own.
  */
 import { useState } from "react";
 import { APPRISE_SCHEMES, AppriseError, parseApprise, channelOf, type ChannelConfig } from "@/channels";
