@@ -923,7 +923,7 @@ export interface components {
              * @enum {string}
              */
             type: "ntfy";
-            /** @description Server and topic, e.g. https://ntfy.sh/my-topic */
+            /** @description Server and topic, e.g. https://ntfy.sh/my-topic (write-only: reads show it redacted) */
             url: string;
             /** @description Access token (tk_…) of a protected topic (write-only) */
             token?: string;

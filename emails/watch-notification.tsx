@@ -1,14 +1,17 @@
-/** The email sent when a watch's condition is met (and the verification email for a new address). */
+/**
+ * The email sent when a watch's condition is met (and the verification email for a new address). Templates lay out
+ * what the server hands them, already rendered: the answer as sanitized HTML, each source's link (or none).
+ */
 import { Heading, Hr, Link, Section, Text } from "@react-email/components";
-import { EmailCard, muted } from "./layout";
-import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
+import { EmailCard, muted, type SourceLink } from "./layout";
 
 export type WatchNotificationProps = {
   watchName: string;
   title: string;
-  answer: string;
+  /** The answer's markdown, rendered by the same sanitizing renderer as the pages. */
+  answerHtml: string;
   evidence: string;
-  sources: { url: string; title: string }[];
+  sources: SourceLink[];
   watchUrl: string;
   /** The owner pauses the watch; a follower unsubscribes. */
   action: { label: string; url: string };
@@ -27,8 +30,8 @@ export function WatchNotification(p: WatchNotificationProps) {
       <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
         {p.title}
       </Heading>
-      {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
-      <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
+      {/* The text part is derived from this HTML. */}
+      <div style={answer} dangerouslySetInnerHTML={{ __html: p.answerHtml }} />
       {p.evidence ? (
         <Section>
           <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
@@ -38,20 +41,17 @@ export function WatchNotification(p: WatchNotificationProps) {
       {p.sources.length ? (
         <Section>
           <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
-          {p.sources.map((s) => {
-            const href = sourceHref(s.url);
-            return (
-              <Text key={s.url} style={{ margin: "4px 0" }}>
-                {href ? (
-                  <Link href={href} rel={USER_CONTENT_REL}>
-                    {s.title || s.url}
-                  </Link>
-                ) : (
-                  s.title || s.url
-                )}
-              </Text>
-            );
-          })}
+          {p.sources.map((s, i) => (
+            <Text key={i} style={{ margin: "4px 0" }}>
+              {s.href ? (
+                <Link href={s.href} rel={s.rel}>
+                  {s.label}
+                </Link>
+              ) : (
+                s.label
+              )}
+            </Text>
+          ))}
         </Section>
       ) : null}
       <Hr />

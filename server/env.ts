@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { parseTrustProxy } from "./net/client-address.mjs";
 import { BUCKETS } from "./ratelimit/buckets";
+import { CHANNEL_SETTINGS } from "../channels/list";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -190,10 +191,8 @@ export const groups = {
     WEBHOOK_ALLOW_PRIVATE: flag.describe(
       "1: webhook and chat deliveries may go to loopback/private addresses and plain http. Development and tests.",
     ),
-    TELEGRAM_API_URL: z
-      .url()
-      .default("https://api.telegram.org")
-      .describe("Telegram Bot API base (tests point it at a stub); trusted, so the private-address check skips it."),
+    /** The settings each channel declares in its folder (channels/<type>/), e.g. TELEGRAM_API_URL. */
+    ...CHANNEL_SETTINGS,
   },
   Tests: {
     WATCH_CLOCK_OFFSET_MS: z.coerce

@@ -5,7 +5,7 @@ import { listTasks } from "@/server/tasks/service";
 import { OutcomePill, StatePill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
-import { isOpen, outcomeOf } from "@/server/tasks/outcome";
+import { isOpen, outcomeOf } from "@/lib/outcome";
 
 export const metadata = { title: "Your watches" };
 

@@ -23,7 +23,7 @@ import pg from "pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
-import { throwawayPostgres } from "./postgres.mjs";
+import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

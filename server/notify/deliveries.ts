@@ -11,9 +11,9 @@
  * across watches, CONFIRMATIONS_PER_WATCH_PER_DAY per watch.
  */
 import { env } from "../env";
-import { db, type NotificationType, type SendStatus } from "../db";
+import { db, type NotificationType, type SendStatus, type Task, type User } from "../db";
 import { transaction, type Query } from "../db/sql";
-import type { SendEvent } from "./events";
+import type { Notice, SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
 import { metrics } from "../observability/metrics.mjs";
 
@@ -25,6 +25,24 @@ export type DeliveryOutcome = {
   /** The service asked to wait this long before the next attempt (a 429's Retry-After). */
   retryAfterMs?: number;
 };
+/** When a notice may go: now, after the recipient's quiet hours, in their daily digest, or not at all. */
+export type DeliveryPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
+
+export type TestResult = { status: "sent" | "failed" | "skipped"; error: string | null };
+
+export type ChannelDelivery = {
+  /** Waits between attempts: attempt n + 1 follows attempt n after `retryDelaysMs[n - 1]` (a 429's wait within it). */
+  retryDelaysMs: readonly number[];
+  /** A channel that waits for quiet hours or goes into a digest plans each notice first (a step of its own). */
+  plan?(executionId: string, notice: Notice, followId?: string): Promise<DeliveryPlan>;
+  /** One attempt of a run's notice, claimed and recorded once (also across crashes). */
+  deliver(executionId: string, notice: Notice, attempt: number, followId?: string): Promise<DeliveryOutcome>;
+  /** "Send test notification": a `task.test` send to the config, recorded in the history. */
+  test(user: User, task: Task, config: Record<string, unknown>): Promise<TestResult>;
+  /** Step ids kept from before there was a registry, so a delivery in flight across that upgrade replays in place. */
+  stepIds?: { attempt(attempt: number): string; wait(attempt: number): string };
+};
+
 /** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
 export const INTERRUPTED = "delivery interrupted";
 

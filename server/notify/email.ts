@@ -18,11 +18,13 @@ import {
   type Attempt,
   type Delivery,
   type DeliveryOutcome,
+  type DeliveryPlan,
 } from "./deliveries";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
-import { defang } from "../render/defang";
-import { storedConfig, type DeliveryPlan } from "./channels/types";
+import { defang } from "../../lib/defang";
+import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
+import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../render/markdown";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
 type Message = {
@@ -110,13 +112,20 @@ export async function unverifiedReason(
   return `address not verified: verification link sent to ${address}`;
 }
 
+/** What the template shows of a notice's content: the answer rendered, each source with its link (or none). */
+const rendered = ({ answer, sources, ...rest }: Omit<Content, "subject">) => ({
+  ...rest,
+  answerHtml: renderMarkdown(answer),
+  sources: sources.map((s) => ({ label: s.title || s.url, href: sourceHref(s.url), rel: USER_CONTENT_REL })),
+});
+
 async function notificationEmail(
   task: { id: string; name: string; is_public: boolean },
   content: Omit<Content, "subject">,
 ) {
   return WatchNotification({
     watchName: task.name,
-    ...content,
+    ...rendered(content),
     watchUrl: watchUrl(task),
     action: { label: "Pause this watch", url: await pauseUrl(task.id) },
   });
@@ -192,7 +201,7 @@ export async function deliverEmail(
         subject,
         react: WatchNotification({
           watchName: d.task.name,
-          ...content,
+          ...rendered(content),
           watchUrl: watchUrl(d.task),
           whose: "A watch you follow",
           action: { label: "Unsubscribe", url: target.unsubscribe.page },

@@ -8,7 +8,7 @@ import { db, Prisma, type TaskState, type User } from "../db";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
-import { parseNotifications } from "./notifications";
+import { parseNotifications, storedConfig } from "./notifications";
 import {
   CADENCE_ORDER,
   pickDefinition,
@@ -16,7 +16,6 @@ import {
   type NotificationConfig,
   type UpdateTaskInput,
 } from "./schemas";
-import { storedConfig } from "../notify/channels/types";
 import { countTasks, findTask, findTasks } from "./reads";
 import { prismaQuery } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";

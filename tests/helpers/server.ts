@@ -34,22 +34,11 @@ export type RunningServer = {
 
 /**
  * What a server's first start leaves (the database created and migrated, the engine's tables made): a data directory,
- * or a PostgreSQL database in the Postgres tier. Made once per run, in-process (./service.ts, firstStart); each fresh
- * server and in-process test database starts on a copy of it, which saves the ~7 s of a first start on PGlite.
+ * or a PostgreSQL database in the Postgres tier, named by this variable. Made once per run, in-process
+ * (tests/template-setup.ts); each fresh server and in-process test database starts on a copy of it, which saves the
+ * ~7 s of a first start on PGlite.
  */
-const TEMPLATE = "WATCH_TEST_TEMPLATE";
-
-export async function prepareTemplate() {
-  const g = globalThis as { __watchTemplate?: Promise<void> };
-  return (g.__watchTemplate ??= (async () => {
-    if (process.env[TEMPLATE]) return;
-    const started = Date.now();
-    const { firstStart } = await import("./service");
-    const first = await firstStart();
-    process.env[TEMPLATE] = first.databaseUrl ? new URL(first.databaseUrl).pathname.slice(1) : first.dataDir;
-    console.log(`test database template made in ${Math.round((Date.now() - started) / 1000)} s`);
-  })());
-}
+export const TEMPLATE = "WATCH_TEST_TEMPLATE";
 
 export function freshDataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-"));
@@ -172,6 +161,8 @@ export function ensureBuild() {
   const newest = newestSource([
     "app",
     "server",
+    "channels",
+    "lib",
     "emails",
     "inngest",
     "prisma",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { serverCaller } from "@/server/api/server-caller";
 import { SEND_EVENTS } from "@/server/notify/events";
 import { NotificationTypeSchema } from "@/server/tasks/schemas";
-import { CHANNEL_SPECS } from "@/client/channels";
+import { CHANNELS } from "@/channels";
 import { SendPill } from "../../ui/pill";
 import { Time } from "../../ui/time";
 import { Redeliver } from "../ui/actions";
@@ -58,7 +58,7 @@ export default async function Notifications({
             <label htmlFor="filter-type">Channel</label>
             <select id="filter-type" name="type" defaultValue={type ?? ""}>
               <option value="">All channels</option>
-              {CHANNEL_SPECS.map((s) => (
+              {CHANNELS.map((s) => (
                 <option key={s.type} value={s.type}>
                   {s.label}
                 </option>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { authenticate } from "../../auth";
 import { serviceHealth } from "../../health";
 import { FindingPaging, FindingSchema, Id, TaskSchema, TotalCount } from "../../tasks/schemas";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { specOf } from "@/client/channels";
+import { channelOf } from "@/channels";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import type { TaskView } from "@/server/tasks/schemas";
@@ -10,7 +10,7 @@ import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
 import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
-import { failureStreak, isFailing, isOpen, outcomeOf } from "@/server/tasks/outcome";
+import { failureStreak, isFailing, isOpen, outcomeOf } from "@/lib/outcome";
 import { duration, sureness } from "../../ui/format";
 import { ownWatch } from "../../ui/load";
 
@@ -116,7 +116,7 @@ function Delivery({ task, standing }: { task: TaskView; standing: Finding | null
         Nobody was told: {standing.gate_reason}. <Link href={`/dashboard/w/${task.id}/edit`}>Change the bounds</Link>
       </p>
     );
-  const channels = task.notifications.map((n) => specOf(n.type)?.label ?? n.type);
+  const channels = task.notifications.map((n) => channelOf(n.type)?.label ?? n.type);
   return (
     <p className="muted small" data-testid="verdict-delivery">
       {channels.length ? `Sent to ${channels.join(", ")}` : "Kept here: this watch has no channel"}
