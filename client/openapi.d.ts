@@ -480,23 +480,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness and dependencies */
-        get: operations["public-health"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/email/verify": {
         parameters: {
             query?: never;
@@ -1079,7 +1062,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the current window (of the bucket this request counted against) */
+        /** @description Requests allowed in the current window, of the bucket this request counted against (of several, the one with the fewest left) */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
@@ -1112,6 +1095,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description How many of your watches match (all pages) */
                     "X-Total-Count": string;
                     [name: string]: unknown;
@@ -1123,6 +1109,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1132,6 +1121,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1141,6 +1133,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1150,13 +1145,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1258,13 +1256,16 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Account disabled; or Active task limit reached */
+            /** @description Account disabled; or Active task limit reached, or Watch limit reached (MAX_WATCHES_PER_ACCOUNT) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1300,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1391,6 +1392,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1433,7 +1437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 previews per minute per account, or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 previews per minute per account, or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1490,6 +1494,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1499,6 +1506,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1508,6 +1518,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1517,6 +1530,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,13 +1542,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1635,6 +1654,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1677,7 +1699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1735,6 +1757,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,7 +1802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1839,6 +1864,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1893,7 +1921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1945,6 +1973,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1954,6 +1985,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,6 +1997,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,6 +2009,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,13 +2021,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2038,6 +2081,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2093,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2105,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2117,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,13 +2129,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2131,6 +2189,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description How many there are in all */
                     "X-Total-Count": string;
                     [name: string]: unknown;
@@ -2142,6 +2203,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2215,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,6 +2227,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,13 +2239,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2255,6 +2328,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2297,7 +2373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2380,6 +2456,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2473,6 +2552,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2573,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2585,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,6 +2597,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,13 +2609,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2590,13 +2684,16 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Account disabled */
+            /** @description Account disabled; or Watch limit reached (MAX_WATCHES_PER_ACCOUNT) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2632,7 +2729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2684,6 +2781,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2697,6 +2797,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2706,6 +2809,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2821,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,13 +2833,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2802,6 +2914,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,7 +2971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2917,6 +3032,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2947,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2993,6 +3111,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3002,6 +3123,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3135,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,13 +3147,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3087,6 +3217,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3163,6 +3296,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3308,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3181,6 +3320,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,13 +3332,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3275,6 +3420,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,7 +3465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 3 API keys created per minute per account, or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 3 API keys created per minute per account, or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3380,6 +3528,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3422,7 +3573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3492,6 +3643,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,7 +3688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3610,6 +3764,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,7 +3821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3712,6 +3869,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +3884,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +3896,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +3908,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,13 +3920,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3803,6 +3975,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +3992,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +4004,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,13 +4016,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3911,6 +4095,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3953,7 +4140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4165,6 +4352,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4369,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,6 +4381,9 @@ export interface operations {
             /** @description Admins only; or Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,13 +4393,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4421,54 +4620,6 @@ export interface operations {
             };
         };
     };
-    "public-health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        database: string;
-                        scheduler: string;
-                    };
-                };
-            };
-            /** @description Internal Server Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database cannot be reached (`database` says why) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        database: string;
-                        scheduler: string;
-                    };
-                };
-            };
-        };
-    };
     "email-verify": {
         parameters: {
             query?: never;
@@ -4487,6 +4638,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4654,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,10 +4666,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -4556,6 +4729,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +4744,9 @@ export interface operations {
             /** @description Invalid or expired link */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +4756,9 @@ export interface operations {
             /** @description Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4586,10 +4768,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -4625,6 +4823,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4651,6 +4852,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +4864,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4669,13 +4876,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4723,6 +4933,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4742,6 +4955,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,6 +4967,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +4979,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,13 +4991,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4918,6 +5143,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4931,6 +5159,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4940,10 +5171,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -4985,6 +5232,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +5248,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,10 +5260,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -5093,6 +5362,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,7 +5407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5193,6 +5465,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5235,7 +5510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5281,6 +5556,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5295,6 +5573,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +5585,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,13 +5597,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -129,7 +129,6 @@ afterAll(async () => {
 describe("every documented operation", { timeout: 120_000 }, () => {
   it("answers the success status the document gives it", async () => {
     // You (the development test user, an admin) and someone else with an API key.
-    await call("GET /api/health");
     await call("POST /auth/sync-user");
     await call("GET /auth/me");
     await call("POST /auth/mark-welcome-seen");
@@ -238,6 +237,19 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     expect(res.body.detail).toEqual([
       expect.objectContaining({ type: "value_error", loc: ["body", "max_interval_minutes"], input: 60 }),
     ]);
+  });
+});
+
+describe("the health check", () => {
+  it("is answered, never rate limited, and left out of the API's document (monitors poll it)", async () => {
+    expect(doc.paths["/api/health"]).toBeUndefined();
+    for (let i = 0; i < 3; i++) {
+      const res = await handleRest(
+        new Request("http://localhost/api/health", { headers: { "x-watch-client-ip": "127.0.0.1" } }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    }
   });
 });
 
