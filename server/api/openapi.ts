@@ -105,7 +105,7 @@ function operationFacts() {
     _def: { meta?: Meta; type: CallType };
   }[]) {
     const { openapi, ...meta } = procedure._def.meta ?? {};
-    if (!openapi || meta.operational) continue;
+    if (!openapi) continue;
     facts.set(`${openapi.method.toLowerCase()} ${openapi.path}`, {
       ...meta,
       access: meta.access ?? "public",
@@ -150,6 +150,23 @@ function limitedBecause(f: Facts, buckets: Bucket[]) {
   if (f.access !== "public") reasons.push(describeLimit("api-key-failure"), describeLimit("refused-credentials"));
   return reasons.length ? `Rate limit exceeded: over ${reasons.join(", or over ")}` : undefined;
 }
+
+/**
+ * The health check's answers. Monitors poll it, so it is never rate limited and carries no rate-limit headers; its
+ * answer is documented as the operation's `default` (200 while the database answers, else the listed status), which
+ * keeps it out of the rule that every 2xx and 4xx answer of a rate-limited API states its limits.
+ */
+function operationalResponses(f: Facts, generated: Response): Record<string, Response> {
+  const statuses = Object.entries(f.alsoAnswers ?? {}).map(([code, text]) => `${code} when ${lowerFirst(text!)}`);
+  return {
+    default: {
+      ...generated,
+      description: `200 when the service is healthy${statuses.length ? `; ${statuses.join("; ")}` : ""}. Not rate limited`,
+    },
+  };
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 function responsesOf(f: Facts, generated: Response, hasInput: boolean, buckets: Bucket[]) {
   const status = successStatusOf(f);
@@ -252,7 +269,6 @@ function build() {
       "`X-RateLimit-Limit`/`-Remaining`/`-Reset` and a 429 also `Retry-After`; each 429 says its limits.",
     securitySchemes: SECURITY_SCHEMES,
     paths: endpointPaths(),
-    filter: ({ metadata }) => !(metadata as WireMeta).operational,
     defs: { Error: ErrorSchema, ValidationError: ValidationErrorSchema },
   }) as unknown as {
     paths: Record<string, Record<string, Operation>>;
@@ -272,6 +288,11 @@ function build() {
       const where = `${method.toUpperCase()} ${path}`;
       const f = facts.get(`${method} ${path}`);
       if (!f) throw new Error(`OpenAPI: no declaration for ${where}`);
+      if (f.operational) {
+        op.responses = operationalResponses(f, op.responses["200"]!);
+        op.security = SECURITY[f.access];
+        continue;
+      }
       if (f.query) queryParameters(op, f.query, where);
       if (f.conditional) (op.parameters ??= []).push(IF_NONE_MATCH);
       const buckets = bucketsOf(f, f.type);

@@ -157,13 +157,16 @@ async function limit(ctx: Context, bucket: Bucket, key: string) {
 export const MAX_ITEMS_HELD = 100;
 export const PAGE_TOO_LONG = `Ask for a page of at most ${MAX_ITEMS_HELD} here (the REST API sends longer lists)`;
 
-let lists: Map<string, ReturnType<typeof listReads>[number]> | undefined;
+const lists = new Map<string, ReturnType<typeof listReads>[number]>();
+
+/** The list reads of the app's router, known once it is built (./root, which imports this module, calls it). */
+export function pageListsOf(procedures: object) {
+  for (const l of listReads(procedures)) lists.set(l.name, l);
+}
 
 /** Over tRPC and MCP, a list call must ask for a page of at most MAX_ITEMS_HELD items. */
 async function checkPage(ctx: Context, path: string, getRawInput: () => Promise<unknown>) {
   if (ctx.via !== "trpc" && ctx.via !== "mcp") return;
-  // The routers import this module: their procedures are read once they exist.
-  lists ??= new Map(listReads((await import("./root")).appRouter._def.procedures).map((l) => [l.name, l]));
   const list = lists.get(path);
   if (!list) return;
   const input = (await getRawInput()) as { limit?: unknown } | undefined;

@@ -29,8 +29,8 @@ export type WireMeta = {
    */
   rateLimit?: Bucket;
   /**
-   * An operations endpoint (the health check): not rate limited, because monitors poll it, and left out of the API's
-   * document (with readiness and metrics, it is documented for operators).
+   * An operations endpoint (the health check): not rate limited, because monitors poll it; the API's document gives
+   * its answer as the operation's `default`, without rate-limit headers.
    */
   operational?: true;
   /** A conditional GET: an ETag on the answer, and 304 without a body to a matching `If-None-Match`. */
