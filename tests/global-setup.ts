@@ -26,6 +26,10 @@ export default async function setup(project: TestProject) {
     ...stubs.servicesEnv(),
     SERVICE_NOAUTH: "1",
     TRUST_PROXY: "1",
+    // Every file speaks as the one development account when it sends no credentials, side by side with the others:
+    // its per-account limits would count all of them together. The limits themselves are tested in process.
+    RATE_LIMIT_READS_PER_MIN: "1000000",
+    RATE_LIMIT_USER_PER_MIN: "1000000",
   });
   console.log(`shared test server ready in ${Math.round((Date.now() - started) / 1000)} s`);
   project.provide("server", {
