@@ -876,7 +876,7 @@ export interface components {
         /** @description The watch's verdict as one state, decided in one place for every surface (pages, cards, badge, Open Graph image, emails). `resolution` keeps the standing finding itself. */
         Verdict: {
             /**
-             * @description The one state the watch is in: `met` (its last notified finding stands), `not_yet` (checked, nothing found), `held` (found, not sent: the watch's bounds held it back; owner only), `paused` (not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), `cant_check` (its checks fail: FAILED_NOTICE_AFTER (3) in a row, or every one so far), `first_check` (no check has answered yet; one is running or pending), `resolved` (completed with its finding standing). Anyone but the owner never sees `held`: the watch shows as it would without the held finding.
+             * @description The one state the watch is in, the first that applies: `resolved` (completed with its finding standing), `cant_check` (active, and its checks fail: 3 in a row, or every one so far), `held` (found, not sent: the watch's bounds held it back; owner only), `met` (its last notified finding stands, paused or not), `paused` (not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), `first_check` (no check has answered yet; one is running or pending), `not_yet` (checked, nothing found). Anyone but the owner never sees `held`: the watch shows as it would without the held finding.
              * @enum {string}
              */
             state: "met" | "not_yet" | "held" | "paused" | "cant_check" | "first_check" | "resolved";
