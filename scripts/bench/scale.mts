@@ -196,7 +196,9 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
   let text = "";
   child.stdout!.on("data", (d) => (text += d));
   child.stderr!.on("data", (d) => (text += d));
-  while (!/Watch ready on/.test(text)) {
+  // Ready when readiness says so (LOG_LEVEL=warn keeps the start-up line out of the output).
+  const ready = async () => (await fetch(`http://127.0.0.1:${p}/api/health/ready`).catch(() => null))?.status === 200;
+  while (!(await ready())) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${text}`);
     if (Date.now() - started > 600_000) {
       child.kill("SIGKILL");
@@ -273,9 +275,13 @@ async function readLatencies(s: Server, key: string, bigTask: string, owned: num
   return rows;
 }
 
-/** The own list's pages the dashboard and API clients ask for: the attention order, with words, by found state. */
+/**
+ * The own list's pages the dashboard and API clients ask for: the attention order, with words, by found state; and the
+ * newest-first page beside them.
+ */
 const ownListPages = (base: string, owned: number) =>
   [
+    [`\`GET /api/v1/tasks?limit=50\` (newest first: the page as before, for comparison)`, `${base}/tasks?limit=50`],
     [
       `\`GET /api/v1/tasks?limit=50&sort=attention\` (a page of ${owned.toLocaleString("en")} watches)`,
       `${base}/tasks?limit=50&sort=attention`,
@@ -419,7 +425,8 @@ async function postgresPhase(cluster: { url: string }) {
   const { burstAt, due } = await shiftBurst(q, seedAt, Math.max(60_000, WATCHES * 2.4));
 
   const s = await startProduct({ ...agent, DATABASE_URL: url });
-  const armed = /scheduler: (\d+) active/.exec(s.output())?.[1] ?? "0";
+  // What the server arms at start (its own line is info, below LOG_LEVEL=warn).
+  const armed = (await q(`SELECT count(*) AS n FROM tasks WHERE state = 'active'`)).rows[0].n as string;
   console.log(`started in ${s.startMs} ms; waiting for the burst at ${new Date(burstAt).toISOString()}`);
   const before = await sizes(q);
   const engineBeforeBurst = before.engine;
