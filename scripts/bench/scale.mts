@@ -385,19 +385,22 @@ const modelNow = () =>
 
 // ---- phases ----------------------------------------------------------------------------------------------------
 
+/** A new database on the cluster, migrated: its URL. */
+async function freshDatabase(cluster: { url: string }, name: string) {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+  return url.toString();
+}
+
 async function postgresPhase(cluster: { url: string }) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
   const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
-  const fresh = async (name: string) => {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.toString());
-    return url.toString();
-  };
+  const fresh = (name: string) => freshDatabase(cluster, name);
 
   // Baseline: the same server on an empty database.
   const emptyUrl = await fresh(`scale_empty_${Date.now()}`);
@@ -495,15 +498,8 @@ async function postgresPhase(cluster: { url: string }) {
 async function listPhase(cluster: { url: string }) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
   const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  const name = `scale_list_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(cluster.url);
-  url.pathname = `/${name}`;
-  await migrateDatabase(url.toString());
-  const db = new pg.Client({ connectionString: url.toString() });
+  const url = await freshDatabase(cluster, `scale_list_${Date.now()}`);
+  const db = new pg.Client({ connectionString: url });
   await db.connect();
   const q: Query = (text, values) => db.query(text, values);
   const seedStart = Date.now();
@@ -511,7 +507,7 @@ async function listPhase(cluster: { url: string }) {
   const later = Date.now() + DAY_MS;
   const seeded = await seed(q, { watches: WATCHES, bigWatch: 10, burst: 0, burstAt: later, firstDue: later });
   const seedMs = Date.now() - seedStart;
-  const s = await startProduct({ ...agent, DATABASE_URL: url.toString() });
+  const s = await startProduct({ ...agent, DATABASE_URL: url });
   const owned = Math.min(1000, WATCHES / 10);
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
   for (const [label, page] of ownListPages(`${s.url}/api/v1`, owned)) {
@@ -519,10 +515,10 @@ async function listPhase(cluster: { url: string }) {
     rows.push([label, await latency(page, seeded.key)]);
   }
   await stopped(s.child);
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = url;
   const { openDatabase } = await import("../../server/db/index.ts");
   const database = await openDatabase({
-    databaseUrl: url.toString(),
+    databaseUrl: url,
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")),
   });
   const paged = await pageBreakdown(seeded.owner);
@@ -683,15 +679,8 @@ async function replicasPhase(cluster: { url: string }) {
       { answerDelayMs: 1000 },
     );
     const searx = await startSearxStub();
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    const name = `scale_replicas_${replicas}_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.toString());
-    const db = new pg.Client({ connectionString: url.toString() });
+    const url = await freshDatabase(cluster, `scale_replicas_${replicas}_${Date.now()}`);
+    const db = new pg.Client({ connectionString: url });
     await db.connect();
     // A backlog: every watch due at the same moment, once all replicas are up.
     const dueAt = Date.now() + 60_000;
@@ -705,7 +694,7 @@ async function replicasPhase(cluster: { url: string }) {
       [BACKLOG, dueAt],
     );
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       AGENT_MODEL: "openai-compatible:stub",
       AGENT_BASE_URL: `${model.url}/v1`,
       SEARXNG_URL: searx.url,
