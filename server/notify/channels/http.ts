@@ -7,7 +7,7 @@
 import ipaddr from "ipaddr.js";
 import { DomainError } from "../../errors";
 import { env } from "../../env";
-import { BlockedAddressError, guardedFetch } from "../../net/guarded-fetch";
+import { BlockedAddressError, guardedFetch, isPublicAddress } from "../../net/guarded-fetch";
 
 export const TIMEOUT_MS = 10_000;
 /** Retries 1 min, 5 min and 30 min after a failed attempt: four attempts in all. */
@@ -19,8 +19,7 @@ export const invalid = (why: string) => new DomainError("invalid", `Invalid noti
 export function isPrivateHost(hostname: string) {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) return true;
-  if (!ipaddr.isValid(host)) return false;
-  return ipaddr.process(host).range() !== "unicast";
+  return ipaddr.isValid(host) && !isPublicAddress(host);
 }
 
 /** A URL a user typed for a channel (`what`: "webhook url", "slack url"): checked, returned as written. */
