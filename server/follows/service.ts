@@ -7,12 +7,19 @@
  * watch while its link is valid (a repeat request answers the same and sends nothing), under caps of their own
  * (server/notify/deliveries.ts) that never touch a recipient's alert caps, and saying nothing live of the owner's
  * choosing. A follow not confirmed within the link's lifetime is deleted by the daily retention job.
+ *
+ * The answer does the same work whether the address is new, pending or confirmed, and never waits for an email (how
+ * long it took would tell which): the follow records the confirmation it owes (`confirmation_due_at`, in the follow's
+ * own transaction), and the owed confirmations are sent after the answer, one at a time, by whichever process
+ * (re)starts or records one next: none is lost to a crash, and none is sent twice (taking one and claiming its send
+ * are one transaction).
  */
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
 import { lockKey, prismaQuery } from "../db/sql";
 import { ConfirmFollow } from "../../emails/watch-notification";
-import { sendRecorded } from "../notify/email";
+import { claimEmail, sendClaimed } from "../notify/email";
+import { log } from "../observability/log.mjs";
 import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
 import { mailboxOf } from "../notify/mailbox";
 import { defang } from "../render/defang";
@@ -42,58 +49,128 @@ const quoted = (name: string) => {
 };
 
 /**
- * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent) under a lock per
- * watch and mailbox; null when none should: it follows already, or its link is still valid.
+ * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent, its confirmation
+ * owed) under a lock per watch and mailbox; null when none should: it follows already, or its link is still valid.
  */
 async function claimConfirmation(taskId: string, email: string, mailbox: string) {
   return db.$transaction(async (tx) => {
     await lockKey(prismaQuery(tx), `follow:${taskId}:${mailbox}`);
     const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
-    const now = Date.now();
+    const now = new Date();
     if (
       existing.some(
         (f) =>
-          f.confirmed_at || (f.confirmation_sent_at && now - f.confirmation_sent_at.getTime() < FOLLOW_CONFIRM_TTL_MS),
+          f.confirmed_at ||
+          (f.confirmation_sent_at && now.getTime() - f.confirmation_sent_at.getTime() < FOLLOW_CONFIRM_TTL_MS),
       )
     )
       return null;
     // An earlier request whose link expired or never went out: replaced, so the new link is the only one.
     await tx.follow.deleteMany({ where: { task_id: taskId, mailbox, confirmed_at: null } });
-    return tx.follow.create({ data: { task_id: taskId, email, mailbox, confirmation_sent_at: new Date(now) } });
+    return tx.follow.create({
+      data: { task_id: taskId, email, mailbox, confirmation_sent_at: now, confirmation_due_at: now },
+    });
   });
 }
 
 /**
- * A follow by email: the same answer whether or not the address already follows, and whether or not a mail went out
- * (no enumeration, no signal for whoever probes the caps).
+ * A follow by email: the same answer whether or not the address already follows, and whether or not a mail goes out
+ * (no enumeration, no signal for whoever probes the caps); the confirmation is sent after the answer.
  */
 export async function followByEmail(taskId: string, rawEmail: string) {
-  const task = await publicWatch(taskId);
+  await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  const follow = await claimConfirmation(taskId, email, mailboxOf(email));
-  if (!follow) return { message: CHECK_INBOX };
-  const sent = await sendRecorded(
-    {
-      user_id: null,
-      audience: `follow:${follow.id}`,
-      task_id: taskId,
-      execution_id: null,
-      event: "follow.confirmation",
-      recipient: email,
-    },
-    async () => ({
-      subject: "Confirm your follow on Watch",
-      react: ConfirmFollow({
-        confirmUrl: await followConfirmUrl(follow.id),
-        watchName: quoted(task.name),
-        watchUrl: watchUrl(task),
-      }),
-    }),
-  );
-  // Not sent (a cap, the provider): a later request may try again.
-  if (sent.status !== "sent")
-    await db.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmation_sent_at: null } });
+  if (await claimConfirmation(taskId, email, mailboxOf(email))) sendConfirmations();
   return { message: CHECK_INBOX };
+}
+
+const g = globalThis as unknown as { __watchConfirmations?: { running?: Promise<void>; again: boolean } };
+const confirmations = () => (g.__watchConfirmations ??= { again: false });
+
+/**
+ * Sends the confirmations owed, in the background, once the caller's answer is on its way; one run at a time per
+ * process (a call during a run makes it look again when it ends). Called after a follow owes one and at start-up,
+ * where it also sends what a process that stopped or crashed before sending still owed.
+ */
+export function sendConfirmations() {
+  const state = confirmations();
+  state.again = true;
+  state.running ??= (async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (state.again) {
+      state.again = false;
+      try {
+        await sendOwedConfirmations();
+      } catch (e) {
+        log.error(`follow confirmations not sent yet: ${(e as Error).message}`);
+      }
+    }
+    state.running = undefined;
+  })();
+}
+
+/** Until the confirmations under way are sent, or `ms` has passed (a shutdown: what is left is sent at the next start). */
+export async function confirmationsSent(ms: number) {
+  const running = confirmations().running;
+  if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+}
+
+async function sendOwedConfirmations() {
+  for (;;) {
+    const owed = await db.follow.findMany({
+      where: { confirmation_due_at: { not: null } },
+      orderBy: { confirmation_due_at: "asc" },
+      select: { id: true },
+      take: 20,
+    });
+    if (!owed.length) return;
+    for (const { id } of owed) await sendConfirmation(id);
+  }
+}
+
+/**
+ * One owed confirmation: taken (no longer owed) and its send claimed in one transaction, so that two processes never
+ * both send it and a crash leaves it either owed or claimed; then sent. One not sent (a cap, the provider) frees its
+ * link: a later request may try again.
+ */
+async function sendConfirmation(id: string) {
+  const claimed = await db.$transaction(async (tx) => {
+    const taken = await tx.follow.updateMany({
+      where: { id, confirmation_due_at: { not: null } },
+      data: { confirmation_due_at: null },
+    });
+    if (!taken.count) return null;
+    const follow = await tx.follow.findUnique({
+      where: { id },
+      include: { task: { select: { id: true, name: true, is_public: true } } },
+    });
+    if (!follow?.email || follow.confirmed_at || !follow.task.is_public) return null;
+    const claim = await claimEmail(
+      {
+        user_id: null,
+        audience: `follow:${id}`,
+        task_id: follow.task_id,
+        execution_id: null,
+        event: "follow.confirmation",
+        recipient: follow.email,
+      },
+      null,
+      prismaQuery(tx),
+    );
+    return { claim, email: follow.email, task: follow.task };
+  });
+  if (!claimed) return;
+  const { task } = claimed;
+  const sent = await sendClaimed(claimed.claim, claimed.email, async () => ({
+    subject: "Confirm your follow on Watch",
+    react: ConfirmFollow({
+      confirmUrl: await followConfirmUrl(id),
+      watchName: quoted(task.name),
+      watchUrl: watchUrl(task),
+    }),
+  }));
+  if (sent.status !== "sent")
+    await db.follow.updateMany({ where: { id, confirmed_at: null }, data: { confirmation_sent_at: null } });
 }
 
 /**
