@@ -14,9 +14,10 @@
  * (re)starts or records one next: none is lost to a crash, and none is sent twice (taking one and claiming its send
  * are one transaction).
  */
+import { after } from "next/server";
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
-import { lockKey, prismaQuery } from "../db/sql";
+import { lockKey, prismaQuery, transaction } from "../db/sql";
 import { ConfirmFollow } from "../../emails/watch-notification";
 import { claimEmail, sendClaimed } from "../notify/email";
 import { log } from "../observability/log.mjs";
@@ -49,27 +50,34 @@ const quoted = (name: string) => {
 };
 
 /**
- * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent, its confirmation
- * owed) under a lock per watch and mailbox; null when none should: it follows already, or its link is still valid.
+ * Claims the confirmation of a follow of `mailbox`, under a lock per watch and mailbox, in one statement whatever it
+ * finds (so that how long it takes tells nothing): when the mailbox follows already, or its link is still valid,
+ * nothing changes (false); otherwise an earlier request whose link expired or never went out is replaced by a new
+ * follow whose link is marked sent and whose confirmation is owed (true), so the new link is the only one.
  */
 async function claimConfirmation(taskId: string, email: string, mailbox: string) {
-  return db.$transaction(async (tx) => {
-    await lockKey(prismaQuery(tx), `follow:${taskId}:${mailbox}`);
-    const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
-    const now = new Date();
-    if (
-      existing.some(
-        (f) =>
-          f.confirmed_at ||
-          (f.confirmation_sent_at && now.getTime() - f.confirmation_sent_at.getTime() < FOLLOW_CONFIRM_TTL_MS),
-      )
-    )
-      return null;
-    // An earlier request whose link expired or never went out: replaced, so the new link is the only one.
-    await tx.follow.deleteMany({ where: { task_id: taskId, mailbox, confirmed_at: null } });
-    return tx.follow.create({
-      data: { task_id: taskId, email, mailbox, confirmation_sent_at: now, confirmation_due_at: now },
-    });
+  return transaction(async (query) => {
+    await lockKey(query, `follow:${taskId}:${mailbox}`);
+    const [row] = await query<{ claimed: boolean }>(
+      `WITH live AS (
+         SELECT 1 FROM follows
+          WHERE task_id = $1 AND mailbox = $2
+            AND (confirmed_at IS NOT NULL OR confirmation_sent_at > now() - make_interval(secs => $4::float8 / 1000))
+       ), replaced AS (
+         DELETE FROM follows
+          WHERE task_id = $1 AND mailbox = $2 AND confirmed_at IS NULL AND NOT EXISTS (SELECT 1 FROM live)
+         RETURNING 1
+       ), claimed AS (
+         -- After the replaced rows are gone (counting them runs the delete first): the address may be the same.
+         INSERT INTO follows (id, task_id, email, mailbox, confirmation_sent_at, confirmation_due_at)
+         SELECT gen_random_uuid(), $1, $3, $2, now(), now()
+          WHERE NOT EXISTS (SELECT 1 FROM live) AND (SELECT count(*) FROM replaced) >= 0
+         RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed`,
+      [taskId, mailbox, email, FOLLOW_CONFIRM_TTL_MS],
+    );
+    return row!.claimed;
   });
 }
 
@@ -80,17 +88,26 @@ async function claimConfirmation(taskId: string, email: string, mailbox: string)
 export async function followByEmail(taskId: string, rawEmail: string) {
   await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  if (await claimConfirmation(taskId, email, mailboxOf(email))) sendConfirmations();
+  if (await claimConfirmation(taskId, email, mailboxOf(email))) afterTheAnswer(sendConfirmations);
   return { message: CHECK_INBOX };
+}
+
+/** Once the answer has been sent (Next.js's `after`); at once outside a request (the in-process tests call directly). */
+function afterTheAnswer(task: () => void) {
+  try {
+    after(task);
+  } catch {
+    task();
+  }
 }
 
 const g = globalThis as unknown as { __watchConfirmations?: { running?: Promise<void>; again: boolean } };
 const confirmations = () => (g.__watchConfirmations ??= { again: false });
 
 /**
- * Sends the confirmations owed, in the background, once the caller's answer is on its way; one run at a time per
- * process (a call during a run makes it look again when it ends). Called after a follow owes one and at start-up,
- * where it also sends what a process that stopped or crashed before sending still owed.
+ * Sends the confirmations owed, in the background; one run at a time per process (a call during a run makes it look
+ * again when it ends). Called once a follow that owes one has been answered, and at start-up, where it also sends what
+ * a process that stopped or crashed before sending still owed.
  */
 export function sendConfirmations() {
   const state = confirmations();
