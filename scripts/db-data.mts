@@ -13,24 +13,35 @@ import net from "node:net";
 import path from "node:path";
 import nextEnv from "@next/env";
 import type { PGlite } from "@electric-sql/pglite";
-import { embeddedHolder, lockEmbedded, pgliteExtensions, serveEmbedded, snapshotSocketOf } from "../server/db/index.ts";
+import {
+  embeddedHolder,
+  lockEmbedded,
+  openEmbedded,
+  pgliteExtensions,
+  privateFiles,
+  serveEmbedded,
+  snapshotSocketOf,
+} from "../server/db/index.ts";
 import { migrateDatabase } from "../server/db/schema-engine.ts";
 import {
   connect,
+  CopyMismatch,
   listTables,
   load,
   readBackup,
   readSnapshot,
   schemaVersions,
-  verify,
   writeBackup,
   type Client,
   type Summed,
+  type Verification,
 } from "../server/db/transfer.ts";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info() {}, error: console.error });
 const dataDir = process.env.DATA_DIR || "./.data";
 const started = Date.now();
+// As the server: whatever this command writes (an embedded database, a backup) is the owner's only.
+privateFiles();
 
 type Opened = { url: string; embedded: boolean; close: () => Promise<void> };
 
@@ -46,8 +57,9 @@ function fetchSnapshot(socketPath: string): Promise<Buffer> {
   });
 }
 
-async function servePglite(pglite: PGlite, release: () => void = () => {}): Promise<Opened> {
-  const served = await serveEmbedded(pglite);
+/** A PGlite database served to this command's clients on a private Unix socket (in `dir`, else a directory of its own). */
+async function servePglite(pglite: PGlite, dir?: string, release: () => void = () => {}): Promise<Opened> {
+  const served = await serveEmbedded(pglite, dir);
   return {
     url: served.url,
     embedded: true,
@@ -59,33 +71,37 @@ async function servePglite(pglite: PGlite, release: () => void = () => {}): Prom
   };
 }
 
+/** The embedded database in DATA_DIR, taken for this command (no server on it). */
+async function openDataDir(opts: { create: boolean }): Promise<Opened> {
+  if (!opts.create && !fs.existsSync(path.resolve(dataDir, "pglite", "PG_VERSION")))
+    throw new Error(`There is no embedded database in ${dataDir}.`);
+  const release = lockEmbedded(dataDir);
+  try {
+    return await servePglite(await openEmbedded(dataDir), path.resolve(dataDir), release);
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
 /** The embedded database in DATA_DIR, as a source: the running server's snapshot, or the directory itself. */
 async function embeddedSource(opts: { whileRunning: boolean }): Promise<Opened> {
+  const holder = embeddedHolder(dataDir);
+  if (!holder) return openDataDir({ create: false });
+  if (!opts.whileRunning)
+    throw new Error(
+      `The server (process ${holder}) is running on the embedded database in ${dataDir}: stop it first, so that nothing is written after the copy.`,
+    );
+  const tar = await fetchSnapshot(snapshotSocketOf(dataDir));
   const { PGlite } = await import("@electric-sql/pglite");
   const extensions = await pgliteExtensions();
-  const holder = embeddedHolder(dataDir);
-  if (holder) {
-    if (!opts.whileRunning)
-      throw new Error(
-        `The server (process ${holder}) is running on the embedded database in ${dataDir}: stop it first, so that nothing is written after the copy.`,
-      );
-    const tar = await fetchSnapshot(snapshotSocketOf(dataDir));
-    return servePglite(await PGlite.create({ loadDataDir: new Blob([new Uint8Array(tar)]), extensions }));
-  }
-  const dir = path.resolve(dataDir, "pglite");
-  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) throw new Error(`There is no embedded database in ${dataDir}.`);
-  const release = lockEmbedded(dataDir);
-  return servePglite(await PGlite.create(dir, { extensions }), release);
+  return servePglite(await PGlite.create({ loadDataDir: new Blob([new Uint8Array(tar)]), extensions }));
 }
 
 /** The database to load into: DATABASE_URL (or `url`), else the embedded one in DATA_DIR (no server on it). */
 async function target(url = process.env.DATABASE_URL): Promise<Opened> {
   if (url) return { url, embedded: false, close: async () => {} };
-  const { PGlite } = await import("@electric-sql/pglite");
-  const release = lockEmbedded(dataDir);
-  const dir = path.resolve(dataDir, "pglite");
-  fs.mkdirSync(dir, { recursive: true });
-  return servePglite(await PGlite.create(dir, { extensions: await pgliteExtensions() }), release);
+  return openDataDir({ create: true });
 }
 
 /** The schema the server would create at its first start: the service's migrations and the engine's tables. */
@@ -107,7 +123,7 @@ async function checkVersions(to: Client, from: { migrations: string[]; engine_ve
     );
 }
 
-function printReport(report: Awaited<ReturnType<typeof verify>>["report"]) {
+function printReport(report: Verification["report"]) {
   const width = Math.max(...report.map((r) => r.table.length));
   for (const r of report) {
     const ok = r.actual.rows === r.expected.rows && r.actual.checksum === r.expected.checksum;
@@ -117,16 +133,25 @@ function printReport(report: Awaited<ReturnType<typeof verify>>["report"]) {
   }
 }
 
-async function verified(to: Client, expected: Summed[], done: string) {
-  const { report, mismatches } = await verify(to, expected);
-  printReport(report);
-  if (mismatches.length)
-    throw new Error(
-      `${mismatches.length} table(s) differ from the source: ${mismatches.map((m) => m.table).join(", ")}`,
-    );
+/** Loads a copy verified table by table (inside its transaction: a copy that differs leaves nothing), and says so. */
+async function loadVerified(
+  to: Client,
+  tables: Parameters<typeof load>[1],
+  rowsOf: Parameters<typeof load>[2],
+  expected: () => Summed[],
+  done: string,
+) {
+  let verification: Verification;
+  try {
+    verification = await load(to, tables, rowsOf, expected);
+  } catch (e) {
+    if (e instanceof CopyMismatch) printReport(e.verification.report);
+    throw e;
+  }
+  printReport(verification.report);
   const mb = Math.round(process.resourceUsage().maxRSS / 1024);
   console.log(
-    `${done} (${report.length} tables, ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${mb} MB)`,
+    `${done} (${verification.report.length} tables, ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${mb} MB)`,
   );
 }
 
@@ -156,8 +181,13 @@ async function restore(file: string) {
     const client = await connect(db.url);
     try {
       await checkVersions(client, header);
-      await load(client, header.tables, rows);
-      await verified(client, header.tables, `restored ${file} (taken ${header.created_at})`);
+      await loadVerified(
+        client,
+        header.tables,
+        rows,
+        () => header.tables,
+        `restored ${file} (taken ${header.created_at})`,
+      );
     } finally {
       await client.end();
     }
@@ -177,13 +207,17 @@ async function move(to: string) {
       await checkVersions(into, await schemaVersions(from));
       const tables = await listTables(from);
       let summed: Summed[] = [];
-      await load(into, tables, (each) =>
-        readSnapshot(from, {
-          start: async (snapshot) => void (summed = snapshot.tables),
-          rows: (index, rows) => each(summed[index]!, rows),
-        }).then(() => undefined),
+      await loadVerified(
+        into,
+        tables,
+        (each) =>
+          readSnapshot(from, {
+            start: async (snapshot) => void (summed = snapshot.tables),
+            rows: (index, rows) => each(summed[index]!, rows),
+          }).then(() => undefined),
+        () => summed,
+        "moved",
       );
-      await verified(into, summed, "moved");
       console.log(
         `Set DATABASE_URL to ${to.replace(/\/\/[^@/]*@/, "//…@")} and start the server; ${dataDir} is no longer used (keep it until you are sure).`,
       );

@@ -5,6 +5,7 @@ import { setScheduler } from "./scheduler";
 import { startDriver } from "./runs/driver";
 import { agentConfigProblem } from "./agent";
 import { flushViewCounts } from "./tasks/view-counts";
+import { confirmationsSent, sendConfirmations } from "./follows/service";
 import { nextRetentionAt } from "./retention";
 import { now } from "./clock";
 import { sql } from "./db/sql";
@@ -60,6 +61,8 @@ async function start() {
   const modelProblem = agentConfigProblem();
   if (modelProblem) log.warn(`⚠ Every watch check will fail until this is fixed: ${modelProblem}`);
   if (db.embedded) await hintPostgresPastEmbeddedLimit();
+  // What a process that stopped or crashed still owed.
+  sendConfirmations();
   log.info(
     `ready: ${db.embedded ? `embedded PGlite in ${env.DATA_DIR}` : "PostgreSQL"}, scheduler ${driver.scheduler.name}, in ${Date.now() - started} ms`,
   );
@@ -100,6 +103,7 @@ export function stopServices() {
   return (g.__watchStopping ??= (async () => {
     setScheduler(undefined);
     await g.__watchStopDriver?.();
+    await confirmationsSent(5_000);
     await flushViewCounts().catch((e: Error) => log.error(`page views not written: ${e.message}`));
     await database().close();
     if (tracingEnabled()) await (await import("./observability/tracing")).stopTracing();

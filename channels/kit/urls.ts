@@ -4,14 +4,14 @@
  * server connects (its address-checked client).
  */
 import ipaddr from "ipaddr.js";
+import { isPublicAddress } from "../../lib/address";
 import { ConfigError, type CheckContext } from "./define";
 
 /** A literal address or `localhost` in the URL; names that resolve to such addresses are refused at delivery. */
 export function isPrivateHost(hostname: string) {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) return true;
-  if (!ipaddr.isValid(host)) return false;
-  return ipaddr.process(host).range() !== "unicast";
+  return ipaddr.isValid(host) && !isPublicAddress(host);
 }
 
 /** The URL as written, checked (`what`: "webhook url", "slack url"); the message never repeats it (it may hold a secret). */

@@ -1,15 +1,19 @@
 /**
  * One database, two ways to get it: PostgreSQL at DATABASE_URL, or the embedded PGlite in DATA_DIR.
- * PGlite is a single-session database, so it is served over a loopback socket and every client (Prisma,
+ * PGlite is a single-session database, so it is served over a Unix socket in DATA_DIR and every client (Prisma,
  * the durable-execution engine) connects through it: its query queue keeps their transactions apart, and
- * the rest of the code sees plain Postgres either way. One rule follows: inside `db.$transaction(async (tx) => …)`
- * use only `tx` (and never wait on another client): the embedded database runs one transaction at a time.
+ * the rest of the code sees plain Postgres either way. The embedded database is the service's own: no TCP port, and
+ * DATA_DIR, its files and the socket are the owner's only (0700 and 0600). One rule follows: inside
+ * `db.$transaction(async (tx) => …)` use only `tx` (and never wait on another client): the embedded database runs one
+ * transaction at a time.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
+import { log } from "../observability/log.mjs";
 
 export type Database = {
   url: string;
@@ -46,17 +50,89 @@ export function lockEmbedded(dataDir: string) {
   if (holder)
     throw new Error(`The embedded database in ${dataDir} is in use by process ${holder}. Stop it or set DATA_DIR.`);
   const lockFile = lockFileOf(dataDir);
-  fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+  fs.mkdirSync(path.dirname(lockFile), { recursive: true, mode: 0o700 });
   fs.writeFileSync(lockFile, String(process.pid));
   return () => fs.rmSync(lockFile, { force: true });
 }
 
-/** A PGlite database served over a loopback socket, as plain PostgreSQL to every client. */
-export async function serveEmbedded(pglite: import("@electric-sql/pglite").PGlite) {
+/**
+ * The process's file mode mask while it holds an embedded database, as PostgreSQL's own server sets it: what it creates
+ * beside the database (its lock file, a data directory) is the owner's only. Returns the restore.
+ */
+export function privateFiles() {
+  const previous = process.umask(0o077);
+  return () => void process.umask(previous);
+}
+
+/**
+ * DATA_DIR and everything in it made the owner's only: directories 0700, files 0600 (a data directory from an older
+ * version was 0755 with 0644 files). What this process may not change (a volume's root owned by another user) is said
+ * once.
+ */
+function privateDataDir(dataDir: string) {
+  const root = path.resolve(dataDir);
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  const refused: string[] = [];
+  const fix = (p: string, st: fs.Stats) => {
+    const mode = st.isDirectory() ? 0o700 : 0o600;
+    if ((st.mode & 0o777) === mode) return;
+    try {
+      fs.chmodSync(p, mode);
+    } catch {
+      refused.push(p);
+    }
+  };
+  const visit = (p: string) => {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink()) return;
+    fix(p, st);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+  };
+  visit(root);
+  if (refused.length)
+    log.warn(
+      `${refused.length} file(s) in ${dataDir} stay readable by others (this process may not change their mode, e.g. ${refused[0]}): make DATA_DIR this user's own`,
+    );
+  return root;
+}
+
+/** Where PostgreSQL clients look for a server in a socket directory (`host=<dir>`, default port). */
+const SOCKET_NAME = ".s.PGSQL.5432";
+/** A Unix socket's path is at most 107 bytes on Linux (103 on macOS). */
+const SOCKET_PATH_MAX = 103;
+
+/**
+ * Serves a PGlite database as plain PostgreSQL on a Unix socket in `dir` (by default a private directory of its own),
+ * readable and writable by this user only; no TCP port. Clients connect with `host=<dir>` in the URL (the URL's
+ * `localhost` only satisfies parsers that want a host name). A directory whose path is too long for a socket address
+ * is reached through a short private link to it.
+ */
+export async function serveEmbedded(pglite: import("@electric-sql/pglite").PGlite, dir?: string) {
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 100 });
+  const own = dir ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "watch-db-"));
+  let host = path.resolve(dir ?? own!);
+  let link: string | undefined;
+  if (path.join(host, SOCKET_NAME).length > SOCKET_PATH_MAX) {
+    link = fs.mkdtempSync(path.join(os.tmpdir(), "watch-db-"));
+    fs.symlinkSync(host, path.join(link, "d"));
+    host = path.join(link, "d");
+  }
+  const socketPath = path.join(host, SOCKET_NAME);
+  // Left by a process that was killed (the caller holds the data directory: no other server is on it).
+  fs.rmSync(socketPath, { force: true });
+  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: 100 });
   await server.start();
-  return { url: `postgresql://postgres@${server.getServerConn()}/postgres`, stop: () => server.stop() };
+  fs.chmodSync(socketPath, 0o600);
+  const url = new URL("postgresql://postgres@localhost/postgres");
+  url.searchParams.set("host", host);
+  return {
+    url: url.toString(),
+    async stop() {
+      await server.stop();
+      fs.rmSync(socketPath, { force: true });
+      for (const d of [link, own]) if (d) fs.rmSync(d, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -88,23 +164,65 @@ async function serveSnapshots(pglite: import("@electric-sql/pglite").PGlite, dat
     });
 }
 
-async function startEmbedded(dataDir: string) {
-  const dir = path.resolve(dataDir, "pglite");
-  fs.mkdirSync(dir, { recursive: true });
-  const unlock = lockEmbedded(dataDir);
+/**
+ * The embedded database in `dataDir` (created when new), for the process that holds its lock, with DATA_DIR and
+ * every file in it the owner's only: those PGlite made while it started are fixed once it has, and it makes every
+ * later one so itself.
+ */
+export async function openEmbedded(dataDir: string) {
+  const root = path.resolve(dataDir);
+  const dir = path.join(root, "pglite");
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const { PGlite } = await import("@electric-sql/pglite");
   const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
-  const served = await serveEmbedded(pglite);
-  const stopSnapshots = await serveSnapshots(pglite, dataDir);
-  return {
-    url: served.url,
-    async close() {
-      await stopSnapshots();
-      await served.stop();
-      await pglite.close();
-      unlock();
-    },
-  };
+  ownerOnlyModes(pglite);
+  privateDataDir(root);
+  return pglite;
+}
+
+type SetAttr = { setattr(node: unknown, attr: { mode?: number | null }): unknown };
+
+/**
+ * PGlite's file system layer sets each file's mode itself after creating it, past the process's umask: 0666 for the
+ * files of a new database, 0644 for those PostgreSQL opens with fopen (its relation cache's init file). From here on
+ * it sets the owner's bits only.
+ */
+function ownerOnlyModes(pglite: import("@electric-sql/pglite").PGlite) {
+  const nodefs = (pglite as unknown as { mod?: { FS?: { filesystems?: { NODEFS?: Record<string, SetAttr> } } } }).mod
+    ?.FS?.filesystems?.NODEFS;
+  if (!nodefs?.node_ops || !nodefs.stream_ops) {
+    log.warn("PGlite's file modes cannot be narrowed in this version: files it creates may be readable by others");
+    return;
+  }
+  for (const ops of [nodefs.node_ops, nodefs.stream_ops]) {
+    const setattr = ops.setattr.bind(ops);
+    ops.setattr = (node, attr) => setattr(node, attr.mode == null ? attr : { ...attr, mode: attr.mode & ~0o077 });
+  }
+}
+
+async function startEmbedded(dataDir: string) {
+  const restoreUmask = privateFiles();
+  let unlock: (() => void) | undefined;
+  try {
+    unlock = lockEmbedded(dataDir);
+    const pglite = await openEmbedded(dataDir);
+    const served = await serveEmbedded(pglite, path.resolve(dataDir));
+    const stopSnapshots = await serveSnapshots(pglite, dataDir);
+    return {
+      url: served.url,
+      async close() {
+        await stopSnapshots();
+        await served.stop();
+        await pglite.close();
+        unlock!();
+        restoreUmask();
+      },
+    };
+  } catch (e) {
+    unlock?.();
+    restoreUmask();
+    throw e;
+  }
 }
 
 /** The PostgreSQL extensions the migrations create, which PGlite must load to run them (`pg_trgm`: public search). */

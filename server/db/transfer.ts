@@ -2,11 +2,12 @@
  * Copies of the database, for `npm run db:backup`, `db:restore` and `db:move` (scripts/db-data.mts): every table of
  * the service's schema and of the durable engine's (watches, runs, sends, and the engine's pending wake-ups,
  * deliveries and sleeps), read in one snapshot, written as one JSON object per row, loaded into an empty database
- * migrated to the same schema, and verified by each table's row count and checksum. Plain SQL over the PostgreSQL
- * protocol on both sides: no pg_dump is needed, and it works the same on PostgreSQL and on the embedded database
- * (served over its socket).
+ * migrated to the same schema, and verified by each table's row count and checksum before it is committed. Plain SQL
+ * over the PostgreSQL protocol on both sides: no pg_dump is needed, and it works the same on PostgreSQL and on the
+ * embedded database (served on a private Unix socket).
  */
 import fs from "node:fs";
+import path from "node:path";
 import readline from "node:readline";
 import zlib from "node:zlib";
 import { once } from "node:events";
@@ -130,16 +131,28 @@ export async function readSnapshot(
   }
 }
 
+/** A copy whose tables, once loaded, differ from what its source held: nothing of it was kept. */
+export class CopyMismatch extends Error {
+  constructor(readonly verification: Verification) {
+    super(
+      `${verification.mismatches.length} table(s) do not match the row count and checksum of the source (${verification.mismatches.map((m) => m.table).join(", ")}): nothing was loaded`,
+    );
+  }
+}
+
 /**
  * Loads rows into an empty database already migrated to the same schema, in one transaction: its foreign keys are
- * dropped for the load and added back at the end (which checks every reference), sequences continue after the
- * loaded rows, and a failure leaves the database as it was.
+ * dropped for the load and added back at the end (which checks every reference), every table's row count and checksum
+ * are compared with what the source held (`expected`, known once the rows are read) before anything is committed, and
+ * sequences continue after the loaded rows. A failure or a difference (a damaged or altered copy: `CopyMismatch`)
+ * leaves the database as it was.
  */
 export async function load(
   client: Client,
   tables: Table[],
   rowsOf: (each: (table: Table, rows: string[]) => Promise<void>) => Promise<void>,
-) {
+  expected: () => Summed[],
+): Promise<Verification> {
   const present = new Map((await listTables(client)).map((t) => [tableName(t), t]));
   for (const t of tables) {
     const there = present.get(tableName(t));
@@ -156,6 +169,7 @@ export async function load(
   if (busy.length)
     throw new Error(`The target database is not empty (rows in ${busy.join(", ")}): load into an empty database`);
 
+  let verification: Verification;
   await client.query("BEGIN");
   try {
     const { rows: keys } = await client.query<{ tbl: string; name: string; def: string }>(
@@ -174,6 +188,8 @@ export async function load(
       );
     });
     for (const k of keys) await client.query(`ALTER TABLE ${k.tbl} ADD CONSTRAINT ${ident(k.name)} ${k.def}`);
+    verification = await verify(client, expected());
+    if (verification.mismatches.length) throw new CopyMismatch(verification);
     for (const t of tables)
       for (const c of t.columns) {
         const { rows } = await client.query<{ seq: string | null }>(`SELECT pg_get_serial_sequence($1, $2) AS seq`, [
@@ -195,7 +211,10 @@ export async function load(
   }
   // Fresh statistics for the planner (the public search's plan depends on them).
   await client.query("ANALYZE");
+  return verification;
 }
+
+export type Verification = Awaited<ReturnType<typeof verify>>;
 
 /** Each table's count and checksum on the target against the source's; the mismatches (none: a faithful copy). */
 export async function verify(client: Client, expected: Summed[]) {
@@ -210,16 +229,22 @@ export async function verify(client: Client, expected: Summed[]) {
   return { report, mismatches };
 }
 
-/** Writes a backup file: its header line (what it holds), then `<table index>\t<row JSON>` per row; gzipped. */
+/**
+ * Writes a backup file: its header line (what it holds), then `<table index>\t<row JSON>` per row; gzipped. Written
+ * to a new file of the owner's only (0600) beside it, which then takes its place: a file already there keeps neither
+ * its mode nor, when the backup fails, loses its contents.
+ */
 export async function writeBackup(client: Client, file: string): Promise<BackupHeader> {
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
   const out = zlib.createGzip();
-  const sink = fs.createWriteStream(file, { mode: 0o600 });
+  const sink = fs.createWriteStream(partial, { mode: 0o600, flags: "wx" });
   out.pipe(sink);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, "drain");
   };
   let header: BackupHeader | undefined;
   try {
+    await once(sink, "open");
     await readSnapshot(client, {
       start: async (snapshot) => {
         header = { watch_backup: 1, created_at: new Date().toISOString(), ...snapshot };
@@ -229,11 +254,12 @@ export async function writeBackup(client: Client, file: string): Promise<BackupH
     });
     out.end();
     await once(sink, "finish");
+    fs.renameSync(partial, file);
     return header!;
   } catch (e) {
     out.destroy();
     sink.destroy();
-    fs.rmSync(file, { force: true });
+    fs.rmSync(partial, { force: true });
     throw e;
   }
 }

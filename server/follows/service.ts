@@ -7,12 +7,20 @@
  * watch while its link is valid (a repeat request answers the same and sends nothing), under caps of their own
  * (server/notify/deliveries.ts) that never touch a recipient's alert caps, and saying nothing live of the owner's
  * choosing. A follow not confirmed within the link's lifetime is deleted by the daily retention job.
+ *
+ * The answer does the same work whether the address is new, pending or confirmed, and never waits for an email (how
+ * long it took would tell which): the follow records the confirmation it owes (`confirmation_due_at`, in the follow's
+ * own transaction), and the owed confirmations are sent after the answer, one at a time, by whichever process
+ * (re)starts or records one next: none is lost to a crash, and none is sent twice (taking one and claiming its send
+ * are one transaction).
  */
+import { after } from "next/server";
 import { DomainError, notFound } from "../errors";
 import { db, Prisma, type User } from "../db";
-import { lockKey, prismaQuery } from "../db/sql";
+import { lockKey, prismaQuery, transaction } from "../db/sql";
 import { ConfirmFollow } from "../../emails/watch-notification";
-import { sendRecorded } from "../notify/email";
+import { claimEmail, sendClaimed } from "../notify/email";
+import { log } from "../observability/log.mjs";
 import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
 import { mailboxOf } from "../notify/mailbox";
 import { defang } from "../../lib/defang";
@@ -42,58 +50,144 @@ const quoted = (name: string) => {
 };
 
 /**
- * The follow of `mailbox` that a confirmation should be sent for, claimed (its link marked sent) under a lock per
- * watch and mailbox; null when none should: it follows already, or its link is still valid.
+ * Claims the confirmation of a follow of `mailbox`, under a lock per watch and mailbox, in one statement whatever it
+ * finds (so that how long it takes tells nothing): when the mailbox follows already, or its link is still valid,
+ * nothing changes (false); otherwise an earlier request whose link expired or never went out is replaced by a new
+ * follow whose link is marked sent and whose confirmation is owed (true), so the new link is the only one.
  */
 async function claimConfirmation(taskId: string, email: string, mailbox: string) {
-  return db.$transaction(async (tx) => {
-    await lockKey(prismaQuery(tx), `follow:${taskId}:${mailbox}`);
-    const existing = await tx.follow.findMany({ where: { task_id: taskId, mailbox } });
-    const now = Date.now();
-    if (
-      existing.some(
-        (f) =>
-          f.confirmed_at || (f.confirmation_sent_at && now - f.confirmation_sent_at.getTime() < FOLLOW_CONFIRM_TTL_MS),
-      )
-    )
-      return null;
-    // An earlier request whose link expired or never went out: replaced, so the new link is the only one.
-    await tx.follow.deleteMany({ where: { task_id: taskId, mailbox, confirmed_at: null } });
-    return tx.follow.create({ data: { task_id: taskId, email, mailbox, confirmation_sent_at: new Date(now) } });
+  return transaction(async (query) => {
+    await lockKey(query, `follow:${taskId}:${mailbox}`);
+    const [row] = await query<{ claimed: boolean }>(
+      `WITH live AS (
+         SELECT 1 FROM follows
+          WHERE task_id = $1 AND mailbox = $2
+            AND (confirmed_at IS NOT NULL OR confirmation_sent_at > now() - make_interval(secs => $4::float8 / 1000))
+       ), replaced AS (
+         DELETE FROM follows
+          WHERE task_id = $1 AND mailbox = $2 AND confirmed_at IS NULL AND NOT EXISTS (SELECT 1 FROM live)
+         RETURNING 1
+       ), claimed AS (
+         -- After the replaced rows are gone (counting them runs the delete first): the address may be the same.
+         INSERT INTO follows (id, task_id, email, mailbox, confirmation_sent_at, confirmation_due_at)
+         SELECT gen_random_uuid(), $1, $3, $2, now(), now()
+          WHERE NOT EXISTS (SELECT 1 FROM live) AND (SELECT count(*) FROM replaced) >= 0
+         RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM claimed) AS claimed`,
+      [taskId, mailbox, email, FOLLOW_CONFIRM_TTL_MS],
+    );
+    return row!.claimed;
   });
 }
 
 /**
- * A follow by email: the same answer whether or not the address already follows, and whether or not a mail went out
- * (no enumeration, no signal for whoever probes the caps).
+ * A follow by email: the same answer whether or not the address already follows, and whether or not a mail goes out
+ * (no enumeration, no signal for whoever probes the caps); the confirmation is sent after the answer.
  */
 export async function followByEmail(taskId: string, rawEmail: string) {
-  const task = await publicWatch(taskId);
+  await publicWatch(taskId);
   const email = rawEmail.trim().toLowerCase();
-  const follow = await claimConfirmation(taskId, email, mailboxOf(email));
-  if (!follow) return { message: CHECK_INBOX };
-  const sent = await sendRecorded(
-    {
-      user_id: null,
-      audience: `follow:${follow.id}`,
-      task_id: taskId,
-      execution_id: null,
-      event: "follow.confirmation",
-      recipient: email,
-    },
-    async () => ({
-      subject: "Confirm your follow on Watch",
-      react: ConfirmFollow({
-        confirmUrl: await followConfirmUrl(follow.id),
-        watchName: quoted(task.name),
-        watchUrl: watchUrl(task),
-      }),
-    }),
-  );
-  // Not sent (a cap, the provider): a later request may try again.
-  if (sent.status !== "sent")
-    await db.follow.updateMany({ where: { id: follow.id, confirmed_at: null }, data: { confirmation_sent_at: null } });
+  if (await claimConfirmation(taskId, email, mailboxOf(email))) afterTheAnswer(sendConfirmations);
   return { message: CHECK_INBOX };
+}
+
+/** Once the answer has been sent (Next.js's `after`); at once outside a request (the in-process tests call directly). */
+function afterTheAnswer(task: () => void) {
+  try {
+    after(task);
+  } catch {
+    task();
+  }
+}
+
+const g = globalThis as unknown as { __watchConfirmations?: { running?: Promise<void>; again: boolean } };
+const confirmations = () => (g.__watchConfirmations ??= { again: false });
+
+/**
+ * Sends the confirmations owed, in the background; one run at a time per process (a call during a run makes it look
+ * again when it ends). Called once a follow that owes one has been answered, and at start-up, where it also sends what
+ * a process that stopped or crashed before sending still owed.
+ */
+export function sendConfirmations() {
+  const state = confirmations();
+  state.again = true;
+  state.running ??= (async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (state.again) {
+      state.again = false;
+      try {
+        await sendOwedConfirmations();
+      } catch (e) {
+        log.error(`follow confirmations not sent yet: ${(e as Error).message}`);
+      }
+    }
+    state.running = undefined;
+  })();
+}
+
+/** Until the confirmations under way are sent, or `ms` has passed (a shutdown: what is left is sent at the next start). */
+export async function confirmationsSent(ms: number) {
+  const running = confirmations().running;
+  if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+}
+
+async function sendOwedConfirmations() {
+  for (;;) {
+    const owed = await db.follow.findMany({
+      where: { confirmation_due_at: { not: null } },
+      orderBy: { confirmation_due_at: "asc" },
+      select: { id: true },
+      take: 20,
+    });
+    if (!owed.length) return;
+    for (const { id } of owed) await sendConfirmation(id);
+  }
+}
+
+/**
+ * One owed confirmation: taken (no longer owed) and its send claimed in one transaction, so that two processes never
+ * both send it and a crash leaves it either owed or claimed; then sent. One not sent (a cap, the provider) frees its
+ * link: a later request may try again.
+ */
+async function sendConfirmation(id: string) {
+  const claimed = await db.$transaction(async (tx) => {
+    const taken = await tx.follow.updateMany({
+      where: { id, confirmation_due_at: { not: null } },
+      data: { confirmation_due_at: null },
+    });
+    if (!taken.count) return null;
+    const follow = await tx.follow.findUnique({
+      where: { id },
+      include: { task: { select: { id: true, name: true, is_public: true } } },
+    });
+    if (!follow?.email || follow.confirmed_at || !follow.task.is_public) return null;
+    const claim = await claimEmail(
+      {
+        user_id: null,
+        audience: `follow:${id}`,
+        task_id: follow.task_id,
+        execution_id: null,
+        event: "follow.confirmation",
+        recipient: follow.email,
+      },
+      null,
+      prismaQuery(tx),
+    );
+    return { claim, email: follow.email, task: follow.task };
+  });
+  if (!claimed) return;
+  const { task } = claimed;
+  const sent = await sendClaimed(claimed.claim, claimed.email, async () => ({
+    subject: "Confirm your follow on Watch",
+    react: ConfirmFollow({
+      confirmUrl: await followConfirmUrl(id),
+      watchName: quoted(task.name),
+      watchUrl: watchUrl(task),
+    }),
+  }));
+  if (sent.status !== "sent")
+    await db.follow.updateMany({ where: { id, confirmed_at: null }, data: { confirmation_sent_at: null } });
 }
 
 /**

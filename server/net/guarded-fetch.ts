@@ -8,14 +8,9 @@
 import dns from "node:dns";
 import ipaddr from "ipaddr.js";
 import { Agent, request } from "undici";
+import { isPublicAddress } from "../../lib/address";
 
 export class BlockedAddressError extends Error {}
-
-/** Loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved, metadata: not public. */
-export function isPublicAddress(ip: string) {
-  if (!ipaddr.isValid(ip)) return false;
-  return ipaddr.process(ip).range() === "unicast";
-}
 
 const checkedLookup: typeof dns.lookup = ((
   hostname: string,

@@ -12,7 +12,7 @@
  */
 import { env } from "../env";
 import { db, type DeliveryFailure, type NotificationType, type SendStatus, type Task, type User } from "../db";
-import { sql, transaction, type Query } from "../db/sql";
+import { lockKey, sql, transaction, type Query } from "../db/sql";
 import type { Notice, SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
 import { CHANNELS, channelOf } from "../../channels/list";
@@ -100,8 +100,7 @@ export function deliveryFailure(status: SendStatus, error: string | null): Deliv
 /** Sent or possibly sent: what the caps count. */
 const COUNTED = `(status = 'sent' OR (status = 'failed' AND error_message = '${INTERRUPTED}'))`;
 
-const lock = (query: Query, scope: string, key: string) =>
-  query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [scope, key]);
+const lock = (query: Query, scope: string, key: string) => lockKey(query, `${scope}:${key}`);
 
 /** When the hourly window of `mailbox` has room for one more: its oldest counted alert leaves the window then. */
 async function hourlyRoomAt(query: Query, mailbox: string) {
@@ -170,11 +169,17 @@ const emailCaps = (query: Query, rec: Attempt, mailbox: string) =>
 /**
  * Claims an attempt. `failed` records a send that cannot even be tried (e.g. email not configured) as such; `skipped`
  * one that is held back for a reason of its own (an unverified address) without counting it or taking the caps.
+ * `within`: the caller's transaction, for a claim that must commit with the caller's own writes.
  */
-export function claimAttempt(rec: Attempt, outcome: { failed?: string; skipped?: string } = {}): Promise<Claim> {
+export function claimAttempt(
+  rec: Attempt,
+  outcome: { failed?: string; skipped?: string } = {},
+  within?: Query,
+): Promise<Claim> {
   const audience = rec.audience ?? "owner";
   const mailbox = rec.notification_type === "email" ? mailboxOf(rec.recipient) : null;
-  return transaction(async (query) => {
+  const run = <T>(fn: (query: Query) => Promise<T>) => (within ? fn(within) : transaction(fn));
+  return run(async (query) => {
     if (rec.execution_id) {
       const [existing] = await query<{ status: SendStatus; error_message: string | null }>(
         `SELECT status::text AS status, error_message FROM notification_sends

@@ -16,10 +16,12 @@ import {
   loadDelivery,
   settleAttempt,
   type Attempt,
+  type Claim,
   type Delivery,
   type DeliveryOutcome,
   type DeliveryPlan,
 } from "./deliveries";
+import type { Query } from "../db/sql";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
 import { defang } from "../../lib/defang";
 import { storedConfig } from "../tasks/notifications";
@@ -58,17 +60,31 @@ export async function sendRecorded(
   hold?: () => Promise<string | null>,
 ): Promise<Sent> {
   const held = env.RESEND_API_KEY ? ((await hold?.()) ?? null) : null;
-  const claim = await claimAttempt(
+  return sendClaimed(await claimEmail(attempt, held), attempt.recipient, message);
+}
+
+/** The claim of one email (`within` the caller's transaction when given); `sendClaimed` sends it. */
+export function claimEmail(
+  attempt: Omit<Attempt, "notification_type" | "attempt"> & { attempt?: number },
+  held: string | null = null,
+  within?: Query,
+): Promise<Claim> {
+  return claimAttempt(
     { ...attempt, notification_type: "email", attempt: attempt.attempt ?? 1 },
     env.RESEND_API_KEY ? { skipped: held ?? undefined } : { failed: NOT_CONFIGURED },
+    within,
   );
+}
+
+/** Sends the email of a claim, and records how it went; a claim held back, or made before, sends nothing. */
+export async function sendClaimed(claim: Claim, to: string, message: () => Promise<Message>): Promise<Sent> {
   if ("existing" in claim)
     return { status: claim.existing.status, error: claim.existing.error_message, retryAt: claim.retryAt };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
   if (claim.blocked) return { status: "skipped", error: claim.blocked, retryAt: claim.retryAt };
   let outcome: Sent;
   try {
-    outcome = await sendMail(attempt.recipient, await message());
+    outcome = await sendMail(to, await message());
   } catch (e) {
     outcome = { status: "failed", error: e instanceof Error ? e.message : String(e) };
   }

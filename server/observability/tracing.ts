@@ -10,6 +10,12 @@
  * prompts and answers are not recorded), outgoing HTTP (search, page reads, webhooks, email) and, as the database
  * time, one span per statement made for a request or a run (the statement's text, never its values).
  *
+ * What spans never carry: secrets and user text. An outgoing request records its origin only (`url.full` is
+ * `https://host:port`; no path, no query): a chat channel's credential is its URL's path (a Telegram bot token, a
+ * Slack or Discord webhook's secret path) or query (a Teams `sig`), and a search's query string is the watch's own
+ * question. A statement records its text with placeholders, never the values bound to them; the model's prompt and
+ * answer are left out (server/agent).
+ *
  * Left out because they cost more than they tell, at every request: Next.js's own spans (route resolution, module
  * loading, "GET /api/[...path]": the request span already names the route template and times the whole answer), the
  * pool's connection checkouts (a wait for a connection shows as the gap before the statement), and OTLP metrics
@@ -43,7 +49,7 @@ export function startTracing() {
     // Only statements and calls made for a request or a run: the engine's own polling would otherwise be most spans.
     instrumentations: [
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: originOnly }),
     ],
   });
   sdk.start();
@@ -51,6 +57,13 @@ export function startTracing() {
   if (global.setDelegate && global.getDelegate) global.setDelegate(withoutNextSpans(global.getDelegate()));
   g.__watchTracing = sdk;
 }
+
+/** An outgoing request's attributes without its path and query (undefined values are not recorded). */
+const originOnly = (request: { origin: string }) => ({
+  "url.full": new URL(request.origin).origin,
+  "url.path": undefined,
+  "url.query": undefined,
+});
 
 /**
  * The SDK's tracers, except Next.js's: its spans are not started, and what runs inside them stays a child of the

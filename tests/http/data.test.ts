@@ -1,18 +1,21 @@
 /**
  * The operator's data commands on a server of their own (embedded database): `npm run db:backup` while the server
- * runs, `db:restore` into an empty database (the same watches and runs come back), and `db:move` into PostgreSQL,
- * verified table by table before it says `moved`. In the Postgres tier (DATABASE_URL) the move goes into a fresh
- * database of that cluster, a server then runs on it, and a PostgreSQL backup is restored into another; without it,
- * the move goes into an embedded database served as PostgreSQL.
+ * runs (a file of the owner's only, also over an existing one), `db:restore` into an empty database (the same watches
+ * and runs come back; a backup altered since leaves nothing loaded), and `db:move` into PostgreSQL, verified table by
+ * table before it says `moved`. In the Postgres tier (DATABASE_URL) the move goes into a fresh database of that
+ * cluster, a server then runs on it, and a PostgreSQL backup is restored into another; without it, the move goes into
+ * an embedded database served as PostgreSQL. The embedded database is the service's own: no TCP port but the HTTP
+ * one, DATA_DIR 0700 and its files 0600 (fixed at start for a directory that was not).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import zlib from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, type Res } from "../helpers/api";
 import { waitFor } from "../helpers/wait";
-import { root, startServer, type RunningServer } from "../helpers/server";
+import { freshDataDir, root, startServer, type RunningServer } from "../helpers/server";
 import { pgliteExtensions, serveEmbedded } from "@/server/db";
 
 type Run = { code: number | null; out: string };
@@ -73,7 +76,10 @@ describe("backup, restore and move", () => {
   const backupFile = path.join(tempDir(), "watch.backup");
 
   beforeAll(async () => {
-    server = await startServer(EMBEDDED);
+    // A data directory anyone could read, as older versions left it: the server makes it its own at start.
+    const dataDir = freshDataDir();
+    for (const { file, dir } of walk(dataDir)) fs.chmodSync(file, dir ? 0o755 : 0o644);
+    server = await startServer(EMBEDDED, { dataDir });
     const api = at(server);
     const ids: string[] = [];
     for (const [i, q] of ["Postgres 19 beta", "iPhone 18 release date", "PyCon 2027 tickets"].entries()) {
@@ -102,11 +108,21 @@ describe("backup, restore and move", () => {
     await server?.kill();
   });
 
+  it("serves the embedded database to itself only: no TCP port but HTTP, DATA_DIR 0700, its files 0600", async () => {
+    expect(listeningTcpPorts(server.process.pid!)).toEqual([server.port]);
+    const socket = path.join(server.dataDir, ".s.PGSQL.5432");
+    expect(fs.statSync(socket).isSocket()).toBe(true);
+    expect(modes(server.dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
+  });
+
   it("backs up the running server, and restores it into an empty database: the same watches and runs", async () => {
+    // Over an existing file anyone could read: the backup is the owner's only all the same.
+    fs.writeFileSync(backupFile, "an older file");
+    fs.chmodSync(backupFile, 0o644);
     const backup = await dataCommand(["backup", backupFile], { DATA_DIR: server.dataDir });
     expect(backup.out).toMatch(/^backed up \d+ rows of \d+ tables to /m);
     expect(backup.code).toBe(0);
-    expect(fs.statSync(backupFile).mode & 0o077).toBe(0); // the owner's only
+    expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
     // Written after the copy: not in it.
     expect(
       (await at(server)("POST", "/api/v1/tasks", { search_query: "After the backup", state: "paused" })).status,
@@ -118,12 +134,42 @@ describe("backup, restore and move", () => {
     expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}ok$/m);
     expect(restored.out).toMatch(/^restored .* \(\d+ tables, [\d.]+ s, peak memory \d+ MB\)$/m);
     expect(restored.code).toBe(0);
+    expect(modes(dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
 
     const copy = await startServer(EMBEDDED, { dataDir });
     try {
       expect(await contents(copy)).toEqual(original);
     } finally {
       await copy.stop();
+    }
+  }, 300_000);
+
+  it("restores nothing of a backup altered since it was taken, and says why", async () => {
+    const lines = zlib.gunzipSync(fs.readFileSync(backupFile)).toString("utf8").split("\n");
+    const row = lines.findIndex((l) => l.includes('"search_query":"PyCon 2027 tickets"'));
+    expect(row).toBeGreaterThan(0);
+    lines[row] = lines[row]!.replace("PyCon 2027 tickets", "PyCon 2027 tickets, altered");
+    const tampered = path.join(tempDir(), "tampered.backup");
+    fs.writeFileSync(tampered, zlib.gzipSync(lines.join("\n")));
+
+    const dataDir = tempDir();
+    const restored = await dataCommand(["restore", tampered], { DATA_DIR: dataDir });
+    expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}MISMATCH/m);
+    expect(restored.out).toMatch(
+      /^restore failed: 1 table\(s\) do not match the row count and checksum of the source \(public\.tasks\): nothing was loaded$/m,
+    );
+    expect(restored.code).toBe(1);
+    // Migrated, and empty: a good copy can still be restored into it.
+    const { PGlite } = await import("@electric-sql/pglite");
+    const pglite = await PGlite.create(path.join(dataDir, "pglite"), { extensions: await pgliteExtensions() });
+    try {
+      const counts = await pglite.query<{ tasks: number; users: number; executions: number }>(
+        `SELECT (SELECT count(*)::int FROM tasks) AS tasks, (SELECT count(*)::int FROM users) AS users,
+                (SELECT count(*)::int FROM executions) AS executions`,
+      );
+      expect(counts.rows[0]).toEqual({ tasks: 0, users: 0, executions: 0 });
+    } finally {
+      await pglite.close();
     }
   }, 300_000);
 
@@ -168,6 +214,60 @@ describe("backup, restore and move", () => {
     }
   }, 300_000);
 });
+
+/** Every file and directory under `dir` (itself included) with its permission bits; one removed meanwhile is left out. */
+function walk(dir: string): { file: string; dir: boolean; mode: number }[] {
+  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (!st) return [];
+  const entry = { file: dir, dir: st.isDirectory(), mode: st.mode & 0o777 };
+  if (!entry.dir) return [entry];
+  const names = (() => {
+    try {
+      return fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+  })();
+  return [entry, ...names.flatMap((e) => walk(path.join(dir, e)))];
+}
+
+/** The distinct permission bits of the directories and of the files under `dir`. */
+function modes(dir: string) {
+  const all = walk(dir);
+  const distinct = (dirs: boolean) => [...new Set(all.filter((e) => e.dir === dirs).map((e) => e.mode))];
+  return { dirs: distinct(true), files: distinct(false) };
+}
+
+/** The TCP ports a process and its children listen on: their sockets (/proc/PID/fd) in the LISTEN state. */
+function listeningTcpPorts(pid: number): number[] {
+  const family = (p: number): number[] => [
+    p,
+    ...fs
+      .readdirSync(`/proc/${p}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean))
+      .flatMap((c) => family(Number(c))),
+  ];
+  const sockets = new Set<string>();
+  for (const p of family(pid))
+    for (const fd of fs.readdirSync(`/proc/${p}/fd`)) {
+      const target = (() => {
+        try {
+          return fs.readlinkSync(`/proc/${p}/fd/${fd}`);
+        } catch {
+          return "";
+        }
+      })();
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) sockets.add(inode);
+    }
+  const ports = new Set<number>();
+  for (const table of ["tcp", "tcp6"])
+    for (const line of fs.readFileSync(`/proc/${pid}/net/${table}`, "utf8").trim().split("\n").slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      if (state === "0A" && sockets.has(inode!)) ports.add(parseInt(local!.split(":")[1]!, 16));
+    }
+  return [...ports];
+}
 
 /** An empty in-memory embedded database served as PostgreSQL (the move's target when no PostgreSQL is at hand). */
 async function embeddedPostgres() {

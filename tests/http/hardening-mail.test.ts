@@ -17,7 +17,8 @@ import {
   stubbedServiceEnv,
   type StubDecision,
 } from "../helpers/stubs/model";
-import { startResendStub } from "../helpers/stubs/receivers";
+import { startStub } from "../helpers/stubs/http";
+import { newestLink, startResendStub } from "../helpers/stubs/receivers";
 import { settledSends, waitFor } from "../helpers/wait";
 
 const WINDOW_MS = 6000;
@@ -49,6 +50,7 @@ afterAll(async () => {
 });
 
 type Opts = { auth?: string; body?: unknown; headers?: Record<string, string> };
+type ResendEmail = { to: string; subject: string; html: string; text: string };
 const api = (method: string, path: string, opts: Opts = {}) => call(method, path, { base: own.url, ...opts });
 
 async function signIn(username?: string) {
@@ -85,6 +87,12 @@ const follow = (id: string, email: string) =>
 
 const mailbox = (pattern: RegExp) => resend.emails().filter((m) => pattern.test(m.to));
 const quiet = () => new Promise((r) => setTimeout(r, 800));
+/** Confirmations are sent after the answers: waits for `n` emails to `pattern`, then a moment more: exactly `n`. */
+async function exactly(pattern: RegExp, n: number) {
+  await waitFor(`${n} emails to ${pattern}`, async () => mailbox(pattern).length >= n, 30_000);
+  await quiet();
+  expect(mailbox(pattern)).toHaveLength(n);
+}
 
 async function runNow(owner: Owner, id: string) {
   const started = await api("POST", `/api/v1/tasks/${id}/execute`, { auth: owner.token });
@@ -108,13 +116,11 @@ describe("follow confirmations", () => {
     const id = await watch(owner, { search_query: "tagged addresses" });
     for (let i = 1; i <= 15; i++) expect((await follow(id, `Victim+${i}@Example.com`)).status).toBe(202);
     expect((await follow(id, "victim@example.com")).status).toBe(202);
-    await quiet();
-    expect(mailbox(/^victim(\+\d+)?@example\.com$/i)).toHaveLength(1);
+    await exactly(/^victim(\+\d+)?@example\.com$/i, 1);
 
     for (const address of ["jane.doe@gmail.com", "JaneDoe+watch@gmail.com", "j.a.n.e.d.o.e@googlemail.com"])
       expect((await follow(id, address)).status).toBe(202);
-    await quiet();
-    expect(mailbox(/@(gmail|googlemail)\.com$/i)).toHaveLength(1);
+    await exactly(/@(gmail|googlemail)\.com$/i, 1);
   });
 
   it("at most 3 per address per day across watches, and 50 per watch per day", { timeout: 120_000 }, async () => {
@@ -123,13 +129,11 @@ describe("follow confirmations", () => {
       const id = await watch(owner, { search_query: `roaming ${w}` });
       expect((await follow(id, "roamer@example.com")).status).toBe(202);
     }
-    await quiet();
-    expect(mailbox(/^roamer@example\.com$/)).toHaveLength(3);
+    await exactly(/^roamer@example\.com$/, 3);
 
     const busy = await watch(owner, { search_query: "a busy watch" });
     for (let i = 0; i < 55; i++) expect((await follow(busy, `crowd${i}@example.net`)).status).toBe(202);
-    await quiet();
-    expect(mailbox(/^crowd\d+@example\.net$/)).toHaveLength(50);
+    await exactly(/^crowd\d+@example\.net$/, 50);
   });
 
   it("says nothing live of the owner's choosing: no link or domain in the subject, defanged in the body", async () => {
@@ -139,7 +143,10 @@ describe("follow confirmations", () => {
       name: "WIN A PRIZE at https://prize.example/claim or www.prize.example",
     });
     expect((await follow(id, "prize-target@example.com")).status).toBe(202);
-    const [mail] = await waitFor("the confirmation", async () => mailbox(/^prize-target@example\.com$/));
+    const [mail] = await waitFor("the confirmation", async () => {
+      const mails = mailbox(/^prize-target@example\.com$/);
+      return mails.length > 0 && mails;
+    });
     expect(mail.subject).not.toMatch(/prize|https?:|www\./i);
     for (const part of [mail.html, mail.text]) {
       expect(part).not.toContain("https://prize.example");
@@ -342,6 +349,80 @@ describe("an alert skipped for the hourly cap", () => {
         [2, "sent"],
       ]);
       expect(mailbox(new RegExp(`^${owner.email}$`)).filter((m) => m.subject === "Second news")).toHaveLength(1);
+    },
+  );
+});
+
+describe("a follow's confirmation", () => {
+  it(
+    "is sent after the answer, whether the address is new, pending or confirmed, and still sent when the server is killed after answering",
+    { timeout: 240_000 },
+    async () => {
+      // A Resend that holds every email until released.
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const slow = await startStub(async (req) => {
+        if (req.method !== "POST" || !req.url.startsWith("/emails")) return { status: 404, json: {} };
+        await held;
+        return { json: { id: `email_${Date.now()}` } };
+      });
+      const emails = () =>
+        slow.requests.filter((r) => r.url.startsWith("/emails")).map((r) => JSON.parse(r.body) as ResendEmail);
+      const to = (address: string) => emails().filter((m) => m.to === address);
+      const vars = { ...serverVars(), RESEND_BASE_URL: slow.url };
+      let mine = await startServer(vars);
+      try {
+        const on = (method: string, path: string, opts: Opts = {}) => call(method, path, { base: mine.url, ...opts });
+        const token = await mintSessionToken(await testClerkKeys(), uniqueId("user"));
+        expect((await on("POST", "/auth/sync-user", { auth: token })).status).toBe(200);
+        expect(
+          (await on("PATCH", "/api/v1/users/me/username", { auth: token, body: { username: username() } })).status,
+        ).toBe(200);
+        const created = await on("POST", "/api/v1/tasks", {
+          auth: token,
+          body: { search_query: "confirmations after the answer", state: "paused" },
+        });
+        const id = created.body.id as string;
+        expect(
+          (await on("PATCH", `/api/v1/tasks/${id}/visibility`, { auth: token, body: { is_public: true } })).status,
+        ).toBe(200);
+        const followOn = (email: string) => on("POST", `/api/v1/public/tasks/id/${id}/follow`, { body: { email } });
+
+        // A new address: answered while its email is still held by the provider (the answer never waits for it).
+        const first = await followOn("first@example.com");
+        expect(first.status).toBe(202);
+        await waitFor("the first confirmation at the provider", async () => to("first@example.com").length === 1);
+        // Pending, and another new address: the same answer; the second's email waits behind the first's.
+        expect(await followOn("first@example.com")).toMatchObject({ status: 202, body: first.body });
+        expect(await followOn("second@example.com")).toMatchObject({ status: 202, body: first.body });
+        await quiet();
+        expect(to("second@example.com")).toHaveLength(0);
+
+        // Killed after answering: the second confirmation was owed, and is sent at the next start.
+        await mine.kill();
+        release();
+        mine = await startAgain(mine, vars);
+        const [mail] = await waitFor("the second confirmation, after the restart", async () => {
+          const mails = to("second@example.com");
+          return mails.length > 0 && mails;
+        });
+        // The first one was under way when the server died: never sent twice.
+        expect(to("first@example.com")).toHaveLength(1);
+
+        // Confirmed: the same answer again, and nothing sent.
+        const link = newestLink([mail!], "second@example.com", "/follow/confirm")!;
+        const confirmed = await on("POST", "/api/v1/public/follows/confirm", {
+          body: { token: link.searchParams.get("token") },
+        });
+        expect(confirmed.body).toEqual({ task_id: id, email: "second@example.com" });
+        expect(await followOn("second@example.com")).toMatchObject({ status: 202, body: first.body });
+        await quiet();
+        expect(to("second@example.com")).toHaveLength(1);
+      } finally {
+        release();
+        await mine.stop();
+        await slow.close();
+      }
     },
   );
 });

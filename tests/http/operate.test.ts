@@ -67,6 +67,7 @@ describe("operating a server", () => {
       OTEL_BSP_SCHEDULE_DELAY: "200",
       LOG_LEVEL: "debug",
       TRUST_PROXY: "1",
+      TELEGRAM_API_URL: stubs.webhook.url,
     });
     const { call } = at(server);
     const key = await call("POST", "/auth/api-keys", { body: { name: "ops" } });
@@ -184,6 +185,106 @@ describe("operating a server", () => {
         sampleValue(metrics, "watch_model_tokens_total", { provider: "openai-compatible", direction: "input" }),
       ).toBe(240);
       expect(sampleValue(metrics, "watch_deliveries_total", { channel: "webhook", status: "sent" })).toBe(1);
+    },
+  );
+
+  it(
+    "traces carry no secret and no watch text: outgoing requests by their origin only, statements without values",
+    { timeout: 60_000 },
+    async () => {
+      const { call } = at(server);
+      const hook = stubs.webhook.url;
+      const marker = `quokka census ${Date.now()}`;
+      const secrets = {
+        webhook: "webhook-path-secret-5s1v",
+        slack: "slackpathsecret7f3k",
+        discord: "discordpathsecret2m9q",
+        teams: "teamssigsecret8x4w",
+        telegram: "123456789:telegramBotTokenSecret_4k2j9",
+        ntfyTopic: "ntfytopicsecret3h6p",
+        ntfyToken: "tk_ntfytokensecret1b5c",
+        address: "span-reader-6t2n@example.com",
+      };
+      const created = await call("POST", "/api/v1/tasks", {
+        auth: apiKey,
+        body: {
+          name: `${marker} (name)`,
+          search_query: marker,
+          condition_description: `${marker} (condition)`,
+          notifications: [
+            { type: "webhook", url: `${hook}/hook/${secrets.webhook}?key=${secrets.webhook}` },
+            { type: "slack", url: `${hook}/services/T0/B0/${secrets.slack}` },
+            { type: "discord", url: `${hook}/api/webhooks/1/${secrets.discord}` },
+            {
+              type: "teams",
+              url: `${hook}/workflows/1/triggers/manual/paths/invoke?api-version=1&sig=${secrets.teams}`,
+            },
+            { type: "telegram", bot_token: secrets.telegram, chat_id: "42" },
+            { type: "ntfy", url: `${hook}/${secrets.ntfyTopic}`, token: secrets.ntfyToken },
+            { type: "email", address: secrets.address },
+          ],
+          run_immediately: true,
+        },
+      });
+      expect(created.status).toBe(200);
+      const id = created.body.id as string;
+      await waitFor(
+        "the run",
+        async () =>
+          (await call("GET", `/api/v1/tasks/${id}`, { auth: apiKey })).body.last_execution?.status === "success",
+        30_000,
+      );
+      const delivered = (path: string) => stubs.webhook.requests.some((r) => r.url.startsWith(path));
+      for (const path of [
+        "/hook/",
+        "/services/T0/B0/",
+        "/api/webhooks/1/",
+        "/workflows/1/",
+        `/bot${secrets.telegram}/sendMessage`,
+      ])
+        await waitFor(`the delivery to ${path}`, async () => delivered(path));
+      await waitFor("the ntfy publish", async () =>
+        stubs.webhook.requests.some((r) => r.url === "/" && r.body.includes(secrets.ntfyTopic)),
+      );
+      await waitFor("the address's verification email", async () =>
+        stubs.resend.emails().some((m) => m.to === secrets.address),
+      );
+      // Every span of the run has been exported: the deliveries' own are the last.
+      const deliveries = [
+        "deliver-webhook-1",
+        "deliver-slack-1",
+        "deliver-discord-1",
+        "deliver-teams-1",
+        "deliver-telegram-1",
+        "deliver-ntfy-1",
+      ];
+      const spans = await waitFor(
+        "the run's spans",
+        async () => {
+          const spans = spansOf(stubs.otlp.requests);
+          const names = new Set(spans.map((s) => s.name));
+          return deliveries.every((d) => names.has(d)) && spans;
+        },
+        20_000,
+      );
+      // The outgoing requests are there, each by its origin alone: the search, the model and every channel.
+      const outgoing = spans.filter((s) => s.kind === 3 && typeof s.attributes["url.full"] === "string");
+      const origins = new Set(outgoing.map((s) => s.attributes["url.full"]));
+      for (const origin of [stubs.searx.url, stubs.model.url, hook]) expect(origins).toContain(origin);
+      for (const s of outgoing) {
+        expect(s.attributes["url.path"]).toBeUndefined();
+        expect(s.attributes["url.query"]).toBeUndefined();
+      }
+      // Nothing secret and none of the watch's text in any span: names, attributes, events, resources.
+      const exported = stubs.otlp.requests
+        .filter((r) => r.url === "/v1/traces")
+        .map((r) => r.body)
+        .join("\n");
+      for (const [what, secret] of Object.entries(secrets)) expect(exported, what).not.toContain(secret);
+      expect(exported).not.toContain(marker);
+      expect(exported).not.toContain(encodeURIComponent(marker));
+      expect(exported).not.toContain(marker.replace(/ /g, "+"));
+      expect(exported).not.toContain(apiKey);
     },
   );
 

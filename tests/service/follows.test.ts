@@ -78,8 +78,11 @@ describe("following a public watch", () => {
       ).status,
     ).toBe(404);
 
-    // The link opens a page with the button that confirms (tests/http/pages.test.ts): nobody follows yet.
-    const confirm = app.stubs.resend.linkIn("fan@example.com", "/follow/confirm")!;
+    // The link (sent after the answer) opens a page with the button that confirms (tests/http/pages.test.ts): nobody
+    // follows yet.
+    const confirm = await waitFor("the confirmation", async () =>
+      app.stubs.resend.linkIn("fan@example.com", "/follow/confirm"),
+    );
     expect(confirm.pathname).toBe("/follow/confirm");
     expect((await api("GET", `/api/v1/tasks/${id}`)).body.subscriber_count).toBe(0);
     const token = confirm.searchParams.get("token");

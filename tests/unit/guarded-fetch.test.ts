@@ -2,7 +2,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { BlockedAddressError, guardedFetch, isPublicAddress } from "@/server/net/guarded-fetch";
+import { isPublicAddress } from "@/lib/address";
+import { BlockedAddressError, guardedFetch } from "@/server/net/guarded-fetch";
 import { isPrivateHost } from "@/channels/kit/urls";
 import { parseNotifications } from "@/server/tasks/notifications";
 
@@ -20,12 +21,30 @@ describe("SSRF guard", () => {
       "fd00::1",
       "fe80::1",
       "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      // Deprecated IPv6 forms: IPv4-compatible (::/96, in each spelling, whatever IPv4 it embeds) and site-local.
+      "::127.0.0.1",
+      "::7f00:1",
+      "::10.0.0.1",
+      "::8.8.8.8",
+      "::808:808",
+      "::",
+      "fec0::1",
+      "fed0::5",
+      "feff:ffff::1",
+      // Translation and tunnels to an IPv4 address.
+      "64:ff9b::7f00:1",
+      "2002:7f00:1::1",
     ])
       expect(isPublicAddress(ip), ip).toBe(false);
-    for (const ip of ["93.184.216.34", "2606:4700::1111"]) expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of ["93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8", "2001:4860:4860::8888"])
+      expect(isPublicAddress(ip), ip).toBe(true);
     expect(isPrivateHost("localhost")).toBe(true);
     expect(isPrivateHost("[::1]")).toBe(true);
     expect(isPrivateHost("example.com")).toBe(false);
+    // A URL's host as the URL parser leaves it: `[::127.0.0.1]` is `[::7f00:1]` by then.
+    for (const url of ["https://[::127.0.0.1]/hook", "https://[fec0::1]/hook", "https://[::ffff:10.0.0.1]/hook"])
+      expect(isPrivateHost(new URL(url).hostname), url).toBe(true);
   });
 
   it("refuses to connect to loopback, by literal address and by a name that resolves there", async () => {
@@ -36,6 +55,7 @@ describe("SSRF guard", () => {
     await expect(guardedFetch(`http://127.0.0.1:${port}/`)).rejects.toBeInstanceOf(BlockedAddressError);
     await expect(guardedFetch(`http://localhost:${port}/`)).rejects.toThrow(/non-public address/);
     await expect(guardedFetch("http://169.254.169.254/latest/meta-data/")).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(guardedFetch(`http://[::127.0.0.1]:${port}/`)).rejects.toBeInstanceOf(BlockedAddressError);
     expect(hits).toBe(0);
     server.close();
   });
@@ -43,6 +63,8 @@ describe("SSRF guard", () => {
   it("rejects private and plain-http webhook configs at creation", () => {
     expect(() => parseNotifications([{ type: "webhook", url: "http://example.com/hook" }])).toThrow(/must use https/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://10.0.0.5/hook" }])).toThrow(/private/);
+    expect(() => parseNotifications([{ type: "webhook", url: "https://[::127.0.0.1]/hook" }])).toThrow(/private/);
+    expect(() => parseNotifications([{ type: "webhook", url: "https://[fec0::1]/hook" }])).toThrow(/private/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://user:pw@example.com/hook" }])).toThrow(
       /credentials/,
     );
