@@ -14,8 +14,12 @@ export function isPrivateHost(hostname: string) {
   return ipaddr.isValid(host) && !isPublicAddress(host);
 }
 
+/** Longer than any service's webhook or API URL; what browsers and most servers accept. */
+export const MAX_URL_LENGTH = 2048;
+
 /** The URL as written, checked (`what`: "webhook url", "slack url"); the message never repeats it (it may hold a secret). */
 export function checkUrl(what: string, raw: string, context: CheckContext): string {
+  if (raw.length > MAX_URL_LENGTH) throw new ConfigError(`${what} must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(raw);

@@ -21,15 +21,22 @@ const RESERVED_HEADERS = new Set([
 ]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_HEADERS = 20;
+const MAX_HEADER_NAME = 256;
+const MAX_HEADER_VALUE = 1024;
+/** What HTTP allows in a field value: visible characters, spaces, tabs and Latin-1 bytes (no control character). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function checkHeaders(headers: Record<string, string>) {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) throw new ConfigError(`at most ${MAX_HEADERS} webhook headers are allowed`);
   for (const name of names) {
+    if (name.length > MAX_HEADER_NAME)
+      throw new ConfigError(`webhook header names must be at most ${MAX_HEADER_NAME} characters`);
     if (!HEADER_NAME.test(name)) throw new ConfigError(`'${name}' is not a valid header name`);
     if (RESERVED_HEADERS.has(name.toLowerCase()))
       throw new ConfigError(`header '${name}' is set by the service and cannot be overridden`);
-    if (/[\r\n\0]/.test(headers[name]!) || headers[name]!.length > 1024)
+    const value = headers[name]!;
+    if (!HEADER_VALUE.test(value) || value.length > MAX_HEADER_VALUE)
       throw new ConfigError(`header '${name}' has an invalid value`);
   }
 }

@@ -62,6 +62,15 @@ describe("SSRF guard", () => {
 
   it("rejects private and plain-http webhook configs at creation", () => {
     expect(() => parseNotifications([{ type: "webhook", url: "http://example.com/hook" }])).toThrow(/must use https/);
+    const long = `https://example.com/${"a".repeat(2048)}`;
+    expect(() => parseNotifications([{ type: "webhook", url: long }])).toThrow(/at most 2048 characters$/);
+    for (const value of ["a\x01b", "a\x7fb", "a\rb", "\u2028", "\u{1F600}", "x".repeat(1025)])
+      expect(() =>
+        parseNotifications([{ type: "webhook", url: "https://example.com/h", headers: { "X-A": value } }]),
+      ).toThrow("Invalid notification: header 'X-A' has an invalid value");
+    expect(() =>
+      parseNotifications([{ type: "webhook", url: "https://example.com/h", headers: { ["X".repeat(257)]: "v" } }]),
+    ).toThrow(/header names must be at most 256 characters/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://10.0.0.5/hook" }])).toThrow(/private/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://[::127.0.0.1]/hook" }])).toThrow(/private/);
     expect(() => parseNotifications([{ type: "webhook", url: "https://[fec0::1]/hook" }])).toThrow(/private/);
