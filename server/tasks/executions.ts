@@ -77,6 +77,9 @@ export async function executeTask(user: User, taskId: string, force: boolean) {
   return executionView(await startExecution(taskId, force));
 }
 
+/** Newest first; runs of the same instant in one order on every page. */
+const NEWEST = [{ created_at: "desc" as const }, { id: "desc" as const }];
+
 export async function listExecutions(
   user: User,
   taskId: string,
@@ -85,7 +88,7 @@ export async function listExecutions(
   await assertOwner(user, taskId);
   const rows = await db.execution.findMany({
     where: { task_id: taskId, ...(q.status ? { status: q.status } : {}) },
-    orderBy: { created_at: "desc" },
+    orderBy: NEWEST,
     take: q.limit,
     skip: q.offset,
   });
@@ -97,7 +100,7 @@ export async function listMetExecutions(user: User, taskId: string, q: { limit: 
   await assertOwner(user, taskId);
   const rows = await db.execution.findMany({
     where: { task_id: taskId, condition_met: true },
-    orderBy: { created_at: "desc" },
+    orderBy: NEWEST,
     take: q.limit,
     skip: q.offset,
   });

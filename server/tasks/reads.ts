@@ -34,8 +34,8 @@ const ATTENTION_RANK = `CASE WHEN t.failure_streak >= ${FAILED_NOTICE_AFTER} OR 
         WHEN t.finding_at IS NOT NULL THEN 2 ELSE 3 END`;
 
 const ORDER: Record<TaskOrder, string> = {
-  recent: "t.created_at DESC",
-  popular: "t.subscriber_count DESC, t.view_count DESC, t.created_at DESC",
+  recent: "t.created_at DESC, t.id DESC",
+  popular: "t.subscriber_count DESC, t.view_count DESC, t.created_at DESC, t.id DESC",
   attention: `${ATTENTION_RANK}, t.finding_at DESC NULLS LAST, t.next_run ASC NULLS LAST, t.id`,
   updated: "coalesce(t.updated_at, t.created_at) DESC, t.id",
   name: "lower(t.name), t.id",
