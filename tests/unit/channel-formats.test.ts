@@ -8,7 +8,7 @@ import MarkdownIt from "markdown-it";
 import { parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { discordPayload, escapeDiscord } from "@/channels/discord/payload";
-import { cutOnWord, fitEscaped } from "@/channels/kit/format";
+import { cutOnWord, fitText } from "@/channels/kit/fit";
 import { chatMessage, inert } from "@/channels/kit/message";
 import { escapeNtfy, ntfyPayload, topicOf } from "@/channels/ntfy/payload";
 import { escapeSlack, slackPayload } from "@/channels/slack/payload";
@@ -83,7 +83,7 @@ describe("the message every format renders", () => {
   });
 
   it("fits escaped text without cutting an escape", () => {
-    const fitted = fitEscaped("<".repeat(100), 50, escapeSlack);
+    const fitted = fitText("<".repeat(100), 50, escapeSlack);
     expect(fitted.length).toBeLessThanOrEqual(50);
     expect(fitted).toMatch(/^(&lt;)+…$/);
     expect(cutOnWord("short", 10)).toBe("short");
