@@ -25,7 +25,10 @@ export type Limit = { max: number; unit: Unit };
 /** A limit a payload is over: which, where in the payload, and by how much. */
 export type Violation = { limit: string; at: string; max: number; unit: Unit; actual: number };
 
-/** How a text is marked up as the platform receives it (how its links and mentions are read). */
+/**
+ * How a text is marked up as the platform receives it (how its links and mentions are read): `plain` is shown as
+ * written, with no markup, link or mention (a Slack header, a Discord footer, an ntfy title).
+ */
 export type Markup = "mrkdwn" | "markdown" | "html" | "plain";
 
 /** A text the reader sees, as sent. */

@@ -49,12 +49,27 @@ export function read({ markup, text }: Rendered): { links: string[]; text: strin
 /** URLs a chat client would turn into links on its own, in text as shown. */
 export const bareUrls = (shown: string) => [...shown.matchAll(/\bhttps?:\/\/[^\s<>"]+/gi)].map((m) => m[0]);
 
-/** An address with its percent-encoding read (where it is valid UTF-8), to compare a link with the URL it stands for. */
-export const decoded = (url: string) =>
-  url.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
+const decodeOne = (escapes: string) => {
+  try {
+    return decodeURIComponent(escapes);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * An address with its percent-encoding read where it spells UTF-8 (`%22` is `"`, `%E5%AD%97` is 字; a stray `%aa` stays
+ * as written), to compare a link with the URL it stands for.
+ */
+export function decoded(url: string) {
+  return url.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    let out = "";
+    for (let i = 0; i < run.length;) {
+      // The longest sequence of one to four bytes from here that is a character, else this byte as written.
+      const len = [12, 9, 6, 3].find((n) => i + n <= run.length && decodeOne(run.slice(i, i + n)) !== null) ?? 0;
+      out += len ? decodeOne(run.slice(i, i + len)) : run.slice(i, i + 3);
+      i += len || 3;
     }
+    return out;
   });
+}
