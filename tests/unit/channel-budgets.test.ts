@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { CHANNELS, type Channel } from "@/channels";
+import { emailSubject, SUBJECT } from "@/channels/email/limits";
 import { measure } from "@/channels/kit/fit";
 import { chatMessage, type MessageKind } from "@/channels/kit/message";
 import { parseNotifications } from "@/server/tasks/notifications";
@@ -161,4 +162,20 @@ describe.each(DELIVERED.map((c) => [c.type, c] as const))("%s", (type, channel) 
       );
     },
   );
+});
+
+describe("email", () => {
+  it("keeps a subject on one line within 998 characters, showing its start", () => {
+    fc.assert(
+      fc.property(fc.tuple(anyText(600), anyText(5_000)), ([prefix, title]) => {
+        const subject = emailSubject(`${prefix}: ${title}`);
+        expect(measure(subject, SUBJECT.unit)).toBeLessThanOrEqual(SUBJECT.max);
+        expect(subject).not.toMatch(/[\r\n\u0000-\u001F]/);
+        expect(subject.isWellFormed()).toBe(true);
+        const start = lettersAndDigits(prefix).slice(0, 12);
+        expect(lettersAndDigits(subject)).toContain(start);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });
