@@ -41,7 +41,9 @@ export function readApprise(input: string): AppriseReading {
       "not a URL Watch recognises as Slack, Discord, Teams or ntfy.sh: for another endpoint add a webhook",
     );
   }
-  const channel = (CHANNELS as readonly Channel[]).find((c) => c.apprise?.schemes.includes(scheme));
+  const channel = (CHANNELS as readonly Channel[]).find(
+    (c) => c.apprise?.schemes.includes(scheme) || c.apprise?.retired?.includes(scheme),
+  );
   if (!channel)
     throw new AppriseError(
       `'${scheme}://' is not supported: use one of ${APPRISE_SCHEMES.map((s) => `${s}://`).join(", ")}`,

@@ -27,6 +27,8 @@ export type AppriseUrl = {
 
 export type Apprise = {
   schemes: readonly string[];
+  /** Schemes Apprise no longer reads, which `parse` refuses with what to use instead (not offered as a form). */
+  retired?: readonly string[];
   example: string;
   /**
    * The query options this channel's parser reads (Apprise's names). Every other option a URL carries changes nothing
