@@ -191,6 +191,19 @@ describe("a secret typed by hand is never echoed", () => {
     }
   });
 
+  it("watchctl says which options of an accepted URL it ignores, naming the URL by its scheme only", async () => {
+    const { notificationsFrom } = await import("@/client/cli/options");
+    let stderr = "";
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      const [config] = notificationsFrom({ notify: ["discord://1/SECRETtoken?format=markdown&footer=no"] })!;
+      expect(config).toEqual({ type: "discord", url: "https://discord.com/api/webhooks/1/SECRETtoken" });
+      expect(stderr).toBe("watchctl: --notify discord://…: ignored (Watch sends its own layout): format, footer\n");
+    } finally {
+      err.mockRestore();
+    }
+  });
+
   it("by the API's checks", () => {
     for (const config of [
       { type: "slack", url: "not a url SECRETslack" },
