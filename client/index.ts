@@ -12,7 +12,7 @@ import { parseApprise } from "../channels/apprise";
 
 export * from "./errors";
 export { verifyWebhook } from "./webhooks";
-export { AppriseError, CHANNELS, parseApprise } from "../channels";
+export { AppriseError, CHANNELS, parseApprise, readApprise } from "../channels";
 
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];

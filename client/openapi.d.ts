@@ -970,6 +970,8 @@ export interface components {
             type: "discord";
             /** @description Webhook URL (write-only: reads show it redacted) */
             url: string;
+            /** @description A thread of the webhook's channel (or a post of its forum) to post in: its id */
+            thread_id?: string;
         };
         /** @description Microsoft Teams channel (Workflows webhook, Adaptive Card 1.4) */
         TeamsNotification: {
@@ -992,6 +994,8 @@ export interface components {
             bot_token: string;
             /** @description Chat id (-100…) or @channel_name */
             chat_id: string | number;
+            /** @description A topic (message thread) of a forum supergroup to post in: its id */
+            message_thread_id?: number | string;
         };
         /** @description ntfy channel (phone push, JSON publish) */
         NtfyNotification: {

@@ -309,11 +309,14 @@ test("the channel editor: a chat channel by its fields, another by an Apprise UR
   await apprise.fill("tgram://123456789:AAHtoken");
   await add.click();
   await expect(editor.getByRole("alert")).toHaveText(
-    "add the chat to send to: tgram://BotToken/ChatID (Watch sends to one chat per channel)",
+    "Telegram bot-owner detection (no chat in the URL) is not supported: add the chat id, tgram://BotToken/ChatID",
   );
-  await apprise.fill("tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAsQRST/-1001234567890");
+  await apprise.fill("tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAsQRST/-1001234567890?format=markdown");
   await add.click();
   await expect(list.getByRole("listitem")).toHaveText([/^Slack/, /^Telegram chat -1001234567890/]);
+  await expect(editor.getByRole("status")).toHaveText(
+    "Telegram added. Watch sends its own layout, so this Apprise option does not apply: format.",
+  );
   await checkViews(page, "watch-edit-channels");
 
   await page.getByRole("button", { name: "Save changes" }).click();

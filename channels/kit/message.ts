@@ -6,7 +6,7 @@
  * format with its one escaping function.
  */
 import { defang } from "../../lib/defang";
-import { cutOnWord } from "./format";
+import { cutOnWord } from "./fit";
 
 export const ANSWER_MAX = 1_000;
 export const SOURCES_MAX = 3;
@@ -77,7 +77,17 @@ export function inert(text: string, sources: readonly Source[]): string {
   return parts.join("");
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+/**
+ * Text without what no chat shows and every format would have to escape: unpaired surrogates (U+FFFD instead) and
+ * control characters other than line breaks and tabs (a JSON body would carry each as six bytes).
+ */
+const printable = (text: string) =>
+  text
+    .toWellFormed()
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "");
+
+const oneLine = (text: string) => printable(text).replace(/\s+/g, " ").trim();
 
 export function chatMessage(input: {
   kind: MessageKind;
@@ -95,7 +105,7 @@ export function chatMessage(input: {
     label: LABELS[input.kind],
     title: inert(oneLine(input.title), []),
     watch: inert(oneLine(input.watch), []),
-    answer: inert(cutOnWord(input.answer.trim(), ANSWER_MAX), sources),
+    answer: inert(cutOnWord(printable(input.answer).trim(), ANSWER_MAX), sources),
     confidence: input.kind === "met" ? (input.confidence ?? null) : null,
     sources: sources.map((s) => ({ url: s.url, title: inert(oneLine(s.title) || new URL(s.url).hostname, []) })),
     url: input.url,

@@ -6,6 +6,7 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
 import { apprise, CLOUD } from "./apprise";
+import { NTFY } from "./limits";
 import { ntfyPayload, topicOf } from "./payload";
 
 export const ntfy = defineChannel({
@@ -52,4 +53,5 @@ export const ntfy = defineChannel({
       };
     },
   },
+  limits: NTFY,
 });

@@ -3,6 +3,7 @@ import { text } from "../../lib/text";
 import { defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
 import { apprise, HOOKS } from "./apprise";
+import { SLACK } from "./limits";
 import { slackPayload } from "./payload";
 
 export const slack = defineChannel({
@@ -24,4 +25,5 @@ export const slack = defineChannel({
   summary: (c) => String(c.url ?? ""),
   apprise,
   delivery: { request: (m, c) => ({ url: c.url, body: slackPayload(m) }) },
+  limits: SLACK,
 });

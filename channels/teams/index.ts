@@ -3,6 +3,7 @@ import { text } from "../../lib/text";
 import { defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
 import { apprise } from "./apprise";
+import { TEAMS } from "./limits";
 import { teamsPayload } from "./payload";
 
 export const teams = defineChannel({
@@ -25,5 +26,13 @@ export const teams = defineChannel({
   check: (c, context) => ({ type: "teams", url: checkUrl("teams url", c.url.trim(), context) }),
   summary: (c) => String(c.url ?? ""),
   apprise,
-  delivery: { request: (m, c) => ({ url: c.url, body: teamsPayload(m) }) },
+  delivery: {
+    // Declared UTF-8: a Workflows webhook has been seen refusing smaller bodies (413) that did not say so.
+    request: (m, c) => ({
+      url: c.url,
+      body: teamsPayload(m),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    }),
+  },
+  limits: TEAMS,
 });

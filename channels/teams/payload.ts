@@ -1,7 +1,9 @@
 /** A message with one Adaptive Card 1.4: the event and watch, the finding, the answer, its confidence and sources. */
 import type { IAdaptiveCard } from "@microsoft/teams.cards";
-import { fitEscaped, linkTarget, percent } from "../kit/format";
+import { fitItems, fitText, jsonBytes, siteOf, type Item } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
+import { TEAMS } from "./limits";
 
 /**
  * The one escaping of text for an Adaptive Card TextBlock (which renders a subset of markdown): markdown characters
@@ -14,8 +16,17 @@ export const escapeTeams = (raw: string) =>
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;");
 
-/** Teams cards stay far below the 28 KB message limit: the answer is at most 1,000 characters. */
-export function teamsPayload(m: ChatMessage) {
+/** A source as a markdown link, or as its title and site. */
+function source(url: string, title: string): Item {
+  const label = fitText(title, 200, escapeTeams);
+  const site = siteOf(url);
+  return {
+    link: `- [${label}](${linkTarget(url)})`,
+    text: `- ${label}${site && site !== title ? ` (${escapeTeams(site)})` : ""}`,
+  };
+}
+
+function message(m: ChatMessage, sources: string) {
   const card: IAdaptiveCard = {
     type: "AdaptiveCard",
     $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
@@ -23,27 +34,17 @@ export function teamsPayload(m: ChatMessage) {
     body: [
       {
         type: "TextBlock",
-        text: fitEscaped(`${m.label}: ${m.watch}`, 300, escapeTeams),
+        text: fitText(`${m.label}: ${m.watch}`, 300, escapeTeams),
         weight: "Bolder",
         wrap: true,
         isSubtle: true,
       },
-      { type: "TextBlock", text: fitEscaped(m.title, 500, escapeTeams), size: "Large", weight: "Bolder", wrap: true },
-      ...(m.answer ? [{ type: "TextBlock" as const, text: fitEscaped(m.answer, 3000, escapeTeams), wrap: true }] : []),
+      { type: "TextBlock", text: fitText(m.title, 500, escapeTeams), size: "Large", weight: "Bolder", wrap: true },
+      ...(m.answer ? [{ type: "TextBlock" as const, text: fitText(m.answer, 3000, escapeTeams), wrap: true }] : []),
       ...(m.confidence !== null
         ? [{ type: "FactSet" as const, facts: [{ title: "Confidence", value: percent(m.confidence) }] }]
         : []),
-      ...(m.sources.length
-        ? [
-            {
-              type: "TextBlock" as const,
-              text: m.sources
-                .map((s) => `- [${fitEscaped(s.title, 200, escapeTeams)}](${linkTarget(s.url)})`)
-                .join("\n"),
-              wrap: true,
-            },
-          ]
-        : []),
+      ...(sources ? [{ type: "TextBlock" as const, text: sources, wrap: true }] : []),
     ],
     actions: [{ type: "Action.OpenUrl", title: "Open the watch", url: m.url }],
   } as IAdaptiveCard;
@@ -51,4 +52,20 @@ export function teamsPayload(m: ChatMessage) {
     type: "message",
     attachments: [{ contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card }],
   };
+}
+
+/**
+ * Within the 28 KB a Teams message may be, by construction: the texts have bounds of their own (about 14 KB at the
+ * most, every character three bytes), and the sources take what is left, as whole links, then by site.
+ */
+export function teamsPayload(m: ChatMessage) {
+  const fits = (sources: string) => jsonBytes(message(m, sources)) <= TEAMS.max.message!.max;
+  return message(
+    m,
+    fitItems(
+      m.sources.map((s) => source(s.url, s.title)),
+      fits,
+      (lines) => lines.join("\n"),
+    ),
+  );
 }

@@ -4,6 +4,7 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer } from "../kit/delivery";
 import { apprise } from "./apprise";
+import { TELEGRAM } from "./limits";
 import { telegramPayload } from "./payload";
 
 const BOT_TOKEN = /^\d{3,15}:[A-Za-z0-9_-]{20,100}$/;
@@ -28,18 +29,28 @@ export const telegram = defineChannel({
       placeholder: "-1001234567890 or @channel_name",
       description: "Chat id (-100…) or @channel_name",
     }),
+    message_thread_id: field(z.union([z.number().int(), text()]).optional(), {
+      label: "Topic id",
+      kind: "text",
+      placeholder: "optional: a forum topic's id",
+      description: "A topic (message thread) of a forum supergroup to post in: its id",
+    }),
   },
   example: { bot_token: "123456789:AAHabcdefghijklmnopqrstuvwxyz_1234", chat_id: "-1001234567890" },
   check(c) {
     const bot_token = c.bot_token.trim();
     const chat_id = String(c.chat_id).trim();
+    const topic = c.message_thread_id === undefined ? "" : String(c.message_thread_id).trim();
     if (!BOT_TOKEN.test(bot_token))
       throw new ConfigError("telegram bot_token must look like 123456789:AA… (from @BotFather)");
     if (!CHAT_ID.test(chat_id))
       throw new ConfigError("telegram chat_id must be a number (e.g. -1001234567890) or @channel_name");
-    return { type: "telegram", bot_token, chat_id };
+    if (topic && !/^[1-9]\d{0,15}$/.test(topic))
+      throw new ConfigError("telegram message_thread_id must be a topic's id (a positive number)");
+    return { type: "telegram", bot_token, chat_id, ...(topic ? { message_thread_id: Number(topic) } : {}) };
   },
-  summary: (c) => `chat ${String(c.chat_id ?? "")}`,
+  summary: (c) =>
+    `chat ${String(c.chat_id ?? "")}${c.message_thread_id ? `, topic ${String(c.message_thread_id)}` : ""}`,
   apprise,
   settings: {
     TELEGRAM_API_URL: z
@@ -50,10 +61,15 @@ export const telegram = defineChannel({
   delivery: {
     request: (m, c, settings) => ({
       url: `${settings.TELEGRAM_API_URL.replace(/\/+$/, "")}/bot${c.bot_token}/sendMessage`,
-      body: telegramPayload(m, String(c.chat_id)),
+      body: telegramPayload(
+        m,
+        String(c.chat_id),
+        c.message_thread_id === undefined ? undefined : Number(c.message_thread_id),
+      ),
       trusted: true,
     }),
     // A flood-limited bot is told how long to wait in the answer's parameters.
     read: (answer) => readAnswer(answer, ["parameters", "retry_after"]),
   },
+  limits: TELEGRAM,
 });

@@ -1,7 +1,9 @@
 /** sendMessage in HTML parse mode, link previews off: the event and watch, the finding, the answer and the links. */
 import type { ApiMethods } from "@grammyjs/types";
-import { fitEscaped, linkTarget, percent } from "../kit/format";
+import { fit, fitItems, fitText, siteOf, within, type Item } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
+import { TELEGRAM } from "./limits";
 
 /**
  * The one escaping of text for Telegram's HTML: `&`, `<`, `>` and `"` as entities (no tag, no link), and `@` followed
@@ -18,24 +20,44 @@ export const escapeTelegram = (raw: string) =>
 /** A link destination inside `href="…"`. */
 const href = (url: string) => linkTarget(url).replace(/&/g, "&amp;");
 
-/** A message's text is at most 4,096 characters (after entity parsing; the escaped form is kept within it too). */
+const VISIBLE = "characters after entities";
+const TEXT_MAX = TELEGRAM.max.text!.max;
+const LINK_MAX = TELEGRAM.max["link destination"]!.max;
+
+/** A source as a link, or (its address too long) as its title and site. */
+function source(url: string, title: string): Item {
+  const label = fitText(title, 200, escapeTelegram, VISIBLE);
+  const site = siteOf(url);
+  return {
+    link: href(url).length <= LINK_MAX ? `• <a href="${href(url)}">${label}</a>` : undefined,
+    text: `• ${label}${site && site !== title ? ` (${escapeTelegram(site)})` : ""}`,
+  };
+}
+
+/**
+ * Within 4,096 characters as Telegram counts them, after parsing the HTML: tags and link destinations do not count,
+ * so long source URLs never push the answer out. The head and each source title have bounds of their own, the sources
+ * at most 1,500 characters, and the answer the rest (always room for all of it: it is at most 1,000 characters and its
+ * defanging).
+ */
 export function telegramText(m: ChatMessage) {
-  const head = `<b>${fitEscaped(`${m.label}: ${m.watch}`, 300, escapeTelegram)}</b>\n<b>${fitEscaped(m.title, 500, escapeTelegram)}</b>`;
+  const head = `<b>${fitText(`${m.label}: ${m.watch}`, 300, escapeTelegram, VISIBLE)}</b>\n<b>${fitText(m.title, 500, escapeTelegram, VISIBLE)}</b>`;
   const confidence = m.confidence !== null ? `\nConfidence: ${percent(m.confidence)}` : "";
-  const sources = m.sources.length
-    ? `\n\nSources:\n${m.sources.map((s) => `• <a href="${href(s.url)}">${fitEscaped(s.title, 200, escapeTelegram)}</a>`).join("\n")}`
-    : "";
+  const sources = fitItems(
+    m.sources.map((s) => source(s.url, s.title)),
+    within(1500, VISIBLE),
+    (lines) => (lines.length ? `\n\nSources:\n${lines.join("\n")}` : ""),
+  );
   const tail = `${confidence}${sources}\n\n<a href="${href(m.url)}">Open the watch</a>`;
-  const room = 4096 - head.length - tail.length - 4;
-  const answer = m.answer ? `\n\n${fitEscaped(m.answer, Math.max(0, room), escapeTelegram)}` : "";
-  return `${head}${answer}${tail}`;
+  return fit(m.answer, within(TEXT_MAX, VISIBLE), (a) => `${head}${a ? `\n\n${escapeTelegram(a)}` : ""}${tail}`);
 }
 
 type SendMessage = Parameters<ApiMethods<unknown>["sendMessage"]>[0];
 
-export function telegramPayload(m: ChatMessage, chatId: string): SendMessage {
+export function telegramPayload(m: ChatMessage, chatId: string, threadId?: number): SendMessage {
   return {
     chat_id: chatId,
+    ...(threadId ? { message_thread_id: threadId } : {}),
     text: telegramText(m),
     parse_mode: "HTML",
     link_preview_options: { is_disabled: true },

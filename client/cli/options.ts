@@ -1,9 +1,9 @@
 /** Options several commands take: channels (--email, --webhook, --notify), trust and cadence bounds, numbers. */
 import { Option } from "commander";
-import { APPRISE_SCHEMES, parseApprise } from "../../channels/apprise";
+import { APPRISE_SCHEMES, readApprise } from "../../channels/apprise";
 import { AppriseError } from "../../channels/kit/apprise";
 import type { Notification } from "../index";
-import { UsageError } from "./context";
+import { stderr, UsageError } from "./context";
 
 export type ChannelOptions = { email?: string; webhook?: string; notify?: string[] };
 
@@ -28,7 +28,11 @@ export function notificationsFrom(opts: ChannelOptions, existing: Notification[]
   if (opts.webhook) given.push({ type: "webhook", url: opts.webhook });
   for (const url of opts.notify ?? []) {
     try {
-      given.push(parseApprise(url) as Notification);
+      const { config, ignored } = readApprise(url);
+      given.push(config as Notification);
+      // Accepted, but said: these shape Apprise's own layout, and Watch sends its own.
+      if (ignored.length)
+        stderr(`watchctl: ${named(url)}: ignored (Watch sends its own layout): ${ignored.join(", ")}\n`);
     } catch (e) {
       if (e instanceof AppriseError) throw new UsageError(`${named(url)}: ${e.message}`);
       throw e;

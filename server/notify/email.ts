@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
 import { Resend } from "resend";
 import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
+import { emailSubject } from "../../channels/email/limits";
 import { env } from "../env";
 import { heldUntil } from "../users/settings";
 import { db, type User } from "../db";
@@ -43,7 +44,7 @@ async function sendMail(to: string, message: Message): Promise<Sent> {
   const resend = new Resend(env.RESEND_API_KEY);
   const [html, text] = await Promise.all([render(message.react), render(message.react, { plainText: true })]);
   const { error } = await resend.emails.send(
-    { from: env.EMAIL_FROM, to, subject: message.subject, html, text, headers: message.headers },
+    { from: env.EMAIL_FROM, to, subject: emailSubject(message.subject), html, text, headers: message.headers },
     message.idempotencyKey ? { idempotencyKey: message.idempotencyKey } : undefined,
   );
   return error ? { status: "failed", error: `Resend: ${error.message}` } : { status: "sent", error: null };

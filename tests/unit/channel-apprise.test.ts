@@ -15,13 +15,34 @@ const TOKEN = "123456789:AAHabcdefghijklmnopqrstuvwxyz_1234";
 describe("Apprise URLs", () => {
   it.each([
     ["slack://T0001/B0002/abcdefghijklmnopqrstWXYZ", { type: "slack", url: SLACK }],
-    ["slack://watchbot@T0001/B0002/abcdefghijklmnopqrstWXYZ/#general", { type: "slack", url: SLACK }],
+    [
+      "slack://T0001/B0002/abcdefghijklmnopqrstWXYZ?mode=gov-hook",
+      { type: "slack", url: "https://hooks.slack-gov.com/services/T0001/B0002/abcdefghijklmnopqrstWXYZ" },
+    ],
     [SLACK, { type: "slack", url: SLACK }],
     [
       "discord://123456789/tokenTOKEN",
       { type: "discord", url: "https://discord.com/api/webhooks/123456789/tokenTOKEN" },
     ],
     ["https://discord.com/api/webhooks/1/tok", { type: "discord", url: "https://discord.com/api/webhooks/1/tok" }],
+    ["https://discordapp.com/api/webhooks/1/tok", { type: "discord", url: "https://discord.com/api/webhooks/1/tok" }],
+    [
+      "discord://123456789/tokenTOKEN?thread=987",
+      { type: "discord", url: "https://discord.com/api/webhooks/123456789/tokenTOKEN", thread_id: "987" },
+    ],
+    [`tgram://${TOKEN}/watch_news`, { type: "telegram", bot_token: TOKEN, chat_id: "@watch_news" }],
+    [
+      `tgram://${TOKEN}/-1001234567890:42`,
+      { type: "telegram", bot_token: TOKEN, chat_id: "-1001234567890", message_thread_id: 42 },
+    ],
+    [
+      `tgram://${TOKEN}/-1001234567890?topic=42`,
+      { type: "telegram", bot_token: TOKEN, chat_id: "-1001234567890", message_thread_id: 42 },
+    ],
+    [
+      "ntfys://alice:SECRET@push.example.com/alerts?auth=token",
+      { type: "ntfy", url: "https://push.example.com/alerts", token: "SECRET" },
+    ],
     [`tgram://${TOKEN}/-1001234567890`, { type: "telegram", bot_token: TOKEN, chat_id: "-1001234567890" }],
     [`tgram://bot${TOKEN}/@watch_news`, { type: "telegram", bot_token: TOKEN, chat_id: "@watch_news" }],
     ["ntfy://my-topic", { type: "ntfy", url: "https://ntfy.sh/my-topic" }],
@@ -39,8 +60,11 @@ describe("Apprise URLs", () => {
       },
     ],
     [
-      "msteams://contoso/AAA/BBB/CCC",
-      { type: "teams", url: "https://contoso.webhook.office.com/webhookb2/AAA/IncomingWebhook/BBB/CCC" },
+      "workflows://prod-01.westus.logic.azure.com:443/SIGNATURE?id=abc123",
+      {
+        type: "teams",
+        url: "https://prod-01.westus.logic.azure.com:443/workflows/abc123/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=SIGNATURE",
+      },
     ],
   ])("%s", (url, config) => expect(parseApprise(url)).toEqual(config));
 
@@ -48,9 +72,15 @@ describe("Apprise URLs", () => {
     ["mailto://me@example.com", "'mailto://' is not supported"],
     ["slack://xoxb-1234-5678/#general", "bot tokens"],
     ["slack://T0001/B0002", "three tokens"],
-    ["discord://abc/token", "is a number"],
-    [`tgram://${TOKEN}`, "add the chat"],
-    [`tgram://${TOKEN}/1/2`, "one chat"],
+    ["slack://watchbot@T0001/B0002/abcdefghijklmnopqrstWXYZ/#general", "username overrides"],
+    ["slack://T0001/B0002/abcdefghijklmnopqrstWXYZ/#general", "channel, user or email targets are not supported"],
+    ["https://hooks.slack.com/triggers/T0001/B0002/C0003", "Slack workflow triggers"],
+    ["discord://123456789", "not a Discord webhook"],
+    ["https://ptb.discord.com/api/webhooks/1/tok", "not a Discord webhook"],
+    [`tgram://${TOKEN}`, "add the chat id"],
+    [`tgram://${TOKEN}/1/2`, "one chat per Watch channel"],
+    ["msteams://contoso/AAA/BBB/CCC", "retired: create a Teams Workflows webhook"],
+    ["https://contoso.webhook.office.com/webhookb2/AAA/IncomingWebhook/BBB/CCC", "use workflows://"],
     ["ntfy://user:pass@push.example.com/alerts", "access token"],
     ["https://example.com/hook", "add a webhook"],
     ["not a url", "not a URL"],
@@ -125,7 +155,8 @@ describe("a secret typed by hand is never echoed", () => {
   const REFUSED = [
     "slack://T0001/SECRETtokenB",
     "slack://xoxb-SECRET-1234",
-    "discord://abc/SECRETtoken",
+    "discord://SECRETid",
+    "discord://1/SECRETtoken?ping=SECRETping",
     "tgram://123456789:SECRETtokenSECRETtoken",
     "tgram://123456789:SECRETtokenSECRETtoken/1/2",
     "ntfys://user:SECRETpass@push.example.com/alerts",
@@ -155,6 +186,19 @@ describe("a secret typed by hand is never echoed", () => {
         expect(stderr).toMatch(/^watchctl: --notify/);
         expect(stderr).not.toMatch(/SECRET/i);
       }
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it("watchctl says which options of an accepted URL it ignores, naming the URL by its scheme only", async () => {
+    const { notificationsFrom } = await import("@/client/cli/options");
+    let stderr = "";
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      const [config] = notificationsFrom({ notify: ["discord://1/SECRETtoken?format=markdown&footer=no"] })!;
+      expect(config).toEqual({ type: "discord", url: "https://discord.com/api/webhooks/1/SECRETtoken" });
+      expect(stderr).toBe("watchctl: --notify discord://…: ignored (Watch sends its own layout): format, footer\n");
     } finally {
       err.mockRestore();
     }

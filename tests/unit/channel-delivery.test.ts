@@ -88,7 +88,8 @@ describe("each channel's delivery", () => {
     expect(service.requests.length).toBe(before + 1);
     const req = lastRequest();
     const body = JSON.parse(req.body);
-    expect(req.headers["content-type"]).toBe("application/json");
+    // Teams declares the charset: a Workflows webhook has refused bodies that did not.
+    expect(req.headers["content-type"]).toBe(type === "teams" ? "application/json; charset=utf-8" : "application/json");
     switch (type) {
       case "slack":
         expect(req.url).toBe("/slack/services/T1/B2/secretSLACK");

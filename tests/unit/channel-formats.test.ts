@@ -8,7 +8,7 @@ import MarkdownIt from "markdown-it";
 import { parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { discordPayload, escapeDiscord } from "@/channels/discord/payload";
-import { cutOnWord, fitEscaped } from "@/channels/kit/format";
+import { afterEntities, cutOnWord, fitText, utf8Bytes } from "@/channels/kit/fit";
 import { chatMessage, inert } from "@/channels/kit/message";
 import { escapeNtfy, ntfyPayload, topicOf } from "@/channels/ntfy/payload";
 import { escapeSlack, slackPayload } from "@/channels/slack/payload";
@@ -83,7 +83,7 @@ describe("the message every format renders", () => {
   });
 
   it("fits escaped text without cutting an escape", () => {
-    const fitted = fitEscaped("<".repeat(100), 50, escapeSlack);
+    const fitted = fitText("<".repeat(100), 50, escapeSlack);
     expect(fitted.length).toBeLessThanOrEqual(50);
     expect(fitted).toMatch(/^(&lt;)+…$/);
     expect(cutOnWord("short", 10)).toBe("short");
@@ -153,7 +153,7 @@ describe.each(HOSTILE)("hostile text (%s)", (_name, answer) => {
     const p = telegramPayload(m, "-1001");
     expect(p.parse_mode).toBe("HTML");
     expect(p.link_preview_options).toEqual({ is_disabled: true });
-    expect(p.text.length).toBeLessThanOrEqual(4096);
+    expect(afterEntities(p.text).length).toBeLessThanOrEqual(4096);
     const tags = [...p.text.matchAll(/<\/?([a-z]+)/gi)].map((x) => x[1]);
     expect(new Set(tags)).toEqual(new Set(["b", "a"]));
     const hrefs = [...p.text.matchAll(/<a href="([^"]+)">/g)].map((x) => x[1]!.replace(/&amp;/g, "&"));
@@ -165,7 +165,7 @@ describe.each(HOSTILE)("hostile text (%s)", (_name, answer) => {
   it("ntfy: markdown that forms no link but the sources', within the message limit", () => {
     const p = ntfyPayload(m, "alerts");
     expect(p).toMatchObject({ topic: "alerts", click: WATCH, markdown: true });
-    expect(p.message.length).toBeLessThanOrEqual(3500);
+    expect(utf8Bytes(p.message)).toBeLessThanOrEqual(4096);
     const links = [...p.message.matchAll(/(?<!\\)\]\(([^)]+)\)/g)].map((x) => x[1]);
     for (const l of links) expect(ALLOWED.has(l!)).toBe(true);
     NO_EVIL(p.message);

@@ -7,7 +7,7 @@
  * listed channels (channels/list.ts): a new channel appears here without code of its own.
  */
 import { useState } from "react";
-import { APPRISE_SCHEMES, AppriseError, parseApprise, channelOf, type ChannelConfig } from "@/channels";
+import { APPRISE_SCHEMES, AppriseError, readApprise, channelOf, type ChannelConfig } from "@/channels";
 import type { ChannelType as NotificationType } from "@/channels";
 import { TestSend } from "./actions";
 import { ChannelSummary } from "./channel-summary";
@@ -36,14 +36,18 @@ export function ChannelEditor({
   const [fields, setFields] = useState<Record<string, string>>({});
   const [pasted, setPasted] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  /** What adding a pasted URL left out: the Apprise options that only shape Apprise's own layout. */
+  const [ignored, setIgnored] = useState<string | null>(null);
   const spec = channelOf(type) ?? free[0];
 
   function add() {
     setProblem(null);
+    setIgnored(null);
     let config: ChannelConfig;
+    let left: string[] = [];
     if (pasted.trim()) {
       try {
-        config = parseApprise(pasted);
+        ({ config, ignored: left } = readApprise(pasted));
       } catch (e) {
         return setProblem(e instanceof AppriseError ? e.message : String(e));
       }
@@ -62,6 +66,12 @@ export function ChannelEditor({
     if (value.some((c) => c.type === config.type))
       return setProblem(`This watch has a ${channelOf(config.type)?.label} channel already: remove it first.`);
     onChange([...value, config]);
+    if (left.length)
+      setIgnored(
+        `${channelOf(config.type)?.label} added. Watch sends its own layout, so ${
+          left.length === 1 ? "this Apprise option does not apply" : "these Apprise options do not apply"
+        }: ${left.join(", ")}.`,
+      );
     setFields({});
     setPasted("");
     setType(EDITED.find((s) => s.type !== config.type && !value.some((c) => c.type === s.type))?.type ?? "");
@@ -155,6 +165,11 @@ export function ChannelEditor({
             {problem ? (
               <p className="field-error" role="alert">
                 {problem}
+              </p>
+            ) : null}
+            {ignored ? (
+              <p className="hint" role="status">
+                {ignored}
               </p>
             ) : null}
             <div>
