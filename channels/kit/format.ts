@@ -36,3 +36,6 @@ export function fitEscaped(text: string, max: number, escape: (raw: string) => s
  */
 export const linkTarget = (url: string) =>
   url.replace(/[()[\]<>"\s]/gu, (ch) => (ch === "(" ? "%28" : ch === ")" ? "%29" : encodeURIComponent(ch)));
+
+/** A source by its site, for a link whose destination is too long for the message: the name shows, the link is left out. */
+export const siteOf = (url: string) => new URL(url).hostname;
