@@ -1,6 +1,6 @@
 /**
  * Apprise URLs (what changedetection.io and Apprise users already have: `slack://…`, `discord://…`, `tgram://…`,
- * `ntfy://…`, `workflows://…`) and the services' own URLs pasted as they are, turned into a channel config. One parser
+ * `ntfy://…`, `workflows://…`, `mmost://…`, `matrixs://…`, `pover://…`, `gotify://…`, `gchat://…`, `apprise://…`) and the services' own URLs pasted as they are, turned into a channel config. One parser
  * for the dashboard's channel editor, watchctl and the SDK, over every listed channel's Apprise forms. Its messages
  * never repeat the URL: it may hold a secret.
  */
@@ -10,6 +10,10 @@ import { CHANNELS } from "./list";
 
 export const APPRISE_SCHEMES = CHANNELS.flatMap((c) => c.apprise?.schemes ?? []);
 const EXAMPLES = CHANNELS.flatMap((c) => c.apprise?.example ?? []);
+/** The services whose own URLs can be pasted as they are. */
+const NATIVE = CHANNELS.filter((c) => c.apprise?.native)
+  .map((c) => c.label)
+  .join(", ");
 
 /** A channel config from an Apprise URL or a service's own URL (AppriseError with what is wrong, else). */
 export function parseApprise(input: string): ChannelConfig {
@@ -28,9 +32,7 @@ export function parseApprise(input: string): ChannelConfig {
       const config = channel.apprise?.native?.(url);
       if (config) return { type: channel.type, ...config };
     }
-    throw new AppriseError(
-      "not a URL Watch recognises as Slack, Discord, Teams or ntfy.sh: for another endpoint add a webhook",
-    );
+    throw new AppriseError(`not a URL Watch recognises as ${NATIVE}: for another endpoint add a webhook`);
   }
   const channel = CHANNELS.find((c) => c.apprise?.schemes.includes(scheme));
   if (!channel?.apprise)

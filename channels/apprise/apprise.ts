@@ -18,7 +18,8 @@ export const apprise: Apprise = {
       throw new AppriseError(
         "Apprise API logins (user[:password]@) are not supported: put the API behind a URL that needs no login",
       );
-    if ([...q.keys()].some((k) => k.startsWith("+")))
+    // `+Header=value` (a `+` a query parser would read as a space): an extra HTTP header.
+    if (/[?&](\+|%2B)/i.test(url.search))
       throw new AppriseError("custom HTTP headers (+Header=value) are not supported");
     const method = q.get("method")?.toLowerCase();
     if (method && method !== "json" && method !== "form")

@@ -2,6 +2,7 @@
 import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise";
 
 const FORM = "matrixs://token@homeserver/!room:server";
+const BRIDGES = `Matrix webhook bridges (t2bot, hookshot, mode=matrix|slack) are not supported: use a homeserver access token, ${FORM}`;
 
 export const apprise: Apprise = {
   schemes: ["matrix", "matrixs"],
@@ -14,10 +15,7 @@ export const apprise: Apprise = {
     const mode = q.get("mode")?.toLowerCase();
     if (mode && !["off", "matrix", "slack", "t2bot", "hookshot"].includes(mode))
       throw new AppriseError("the Matrix mode= is not one of off, matrix, slack, t2bot, hookshot");
-    if (mode && mode !== "off")
-      throw new AppriseError(
-        `Matrix webhook bridges (t2bot, hookshot, mode=matrix|slack) are not supported: use a homeserver access token, ${FORM}`,
-      );
+    if (mode && mode !== "off") throw new AppriseError(BRIDGES);
     const version = q.get("v") ?? q.get("version");
     if (version && version !== "3")
       throw new AppriseError(
@@ -73,5 +71,10 @@ export const apprise: Apprise = {
       access_token: token,
       room,
     };
+  },
+  // A pasted t2bot webhook is a bridge's URL, not a homeserver's.
+  native(url) {
+    if (url.hostname === "webhooks.t2bot.io") throw new AppriseError(BRIDGES);
+    return null;
   },
 };
