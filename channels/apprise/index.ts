@@ -6,6 +6,7 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
 import { checkUrl } from "../kit/urls";
+import { limits } from "./limits";
 import { apprise as appriseUrls, KEY } from "./apprise";
 import { apprisePayload } from "./payload";
 
@@ -63,5 +64,6 @@ export const apprise = defineChannel({
   },
   summary: (c) => `${String(c.url ?? "")}${c.tags ? ` (tags ${String(c.tags)})` : ""}`,
   apprise: appriseUrls,
+  limits,
   delivery: { request: (m, c) => ({ url: c.url, body: apprisePayload(m, c.tags) }), read },
 });

@@ -2,7 +2,8 @@
  * A notification for a self-hosted Apprise API to pass on to every service it is configured for: a title, a markdown
  * body Apprise turns into each service's own format, and the kind of notice as Apprise's type.
  */
-import { fitEscaped, linkTarget, percent, siteOf } from "../kit/format";
+import { fitItems, fitText, siteOf } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage, MessageKind } from "../kit/message";
 
 /**
@@ -32,27 +33,29 @@ const TYPES: Record<MessageKind, "info" | "success" | "warning"> = {
  * title within 250 characters and the body within 4,000, what most chat and push services take whole.
  */
 export const LIMITS = { title: 250, body: 4_000 } as const;
-const LINK_MAX = 1_000;
 
 export function apprisePayload(m: ChatMessage, tags?: string) {
-  const sources = m.sources.map((s) => {
-    const title = fitEscaped(s.title, 200, escapeApprise);
-    const target = linkTarget(s.url);
-    return target.length <= LINK_MAX ? `- [${title}](${target})` : `- ${title} (${escapeApprise(siteOf(s.url))})`;
+  const confidence = m.confidence !== null ? `\n\nConfidence: ${percent(m.confidence)}` : "";
+  const watch = `\n\n[Open the watch](${linkTarget(m.url)})`;
+  const items = m.sources.map((s) => {
+    const title = fitText(s.title, 200, escapeApprise);
+    return { link: `- [${title}](${linkTarget(s.url)})`, text: `- ${title} (${escapeApprise(siteOf(s.url))})` };
   });
-  const tail = [
-    ...(m.confidence !== null ? ["", `Confidence: ${percent(m.confidence)}`] : []),
-    ...(sources.length ? ["", "**Sources**", ...sources] : []),
-    "",
-    `[Open the watch](${linkTarget(m.url)})`,
-  ].join("\n");
-  const head = `**${fitEscaped(m.title, 600, escapeApprise)}**`;
+  // The finding and the answer first, leaving the sources up to 1,500 characters.
+  const reserve = Math.min(1_500, items.reduce((n, i) => n + i.text.length + 1, 0) + 15);
+  const head = `**${fitText(m.title, 600, escapeApprise)}**`;
   const answer = m.answer
-    ? `\n\n${fitEscaped(m.answer, LIMITS.body - head.length - tail.length - 3, escapeApprise)}`
+    ? `\n\n${fitText(m.answer, LIMITS.body - head.length - confidence.length - watch.length - reserve - 2, escapeApprise)}`
     : "";
+  const fixed = head.length + answer.length + confidence.length + watch.length + "\n\n**Sources**\n".length;
+  const sources = fitItems(
+    items,
+    (joined) => fixed + joined.length <= LIMITS.body,
+    (parts) => parts.join("\n"),
+  );
   return {
-    title: fitEscaped(`${m.label}: ${m.watch}`, LIMITS.title, escapeApprise),
-    body: `${head}${answer}\n${tail}`,
+    title: fitText(`${m.label}: ${m.watch}`, LIMITS.title, escapeApprise),
+    body: `${head}${answer}${confidence}${sources ? `\n\n**Sources**\n${sources}` : ""}${watch}`,
     format: "markdown",
     type: TYPES[m.kind],
     ...(tags ? { tag: tags } : {}),

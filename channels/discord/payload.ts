@@ -1,6 +1,7 @@
 /** One embed: the finding's title linking to the watch, the answer, confidence and sources as fields; mentions off. */
 import type { APIEmbed, RESTPostAPIWebhookWithTokenJSONBody } from "discord-api-types/v10";
-import { fitEscaped, linkTarget, percent } from "../kit/format";
+import { fitText } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
@@ -25,22 +26,22 @@ export function discordPayload(m: ChatMessage): RESTPostAPIWebhookWithTokenJSONB
   if (m.confidence !== null) fields.push({ name: "Confidence", value: percent(m.confidence), inline: true });
   if (m.sources.length) {
     // A masked link whose destination sits in <…> (no preview): the destination cannot close either early.
-    const lines = m.sources.map((s) => `[${fitEscaped(s.title, 200, escapeDiscord)}](<${linkTarget(s.url)}>)`);
+    const lines = m.sources.map((s) => `[${fitText(s.title, 200, escapeDiscord)}](<${linkTarget(s.url)}>)`);
     fields.push({ name: "Sources", value: lines.join("\n").slice(0, 1024) });
   }
-  const title = fitEscaped(`${m.label}: ${m.title}`, 256, escapeDiscord);
+  const title = fitText(`${m.label}: ${m.title}`, 256, escapeDiscord);
   const fixed = title.length + fields.reduce((n, f) => n + f.name.length + f.value.length, 0) + m.watch.length + 20;
   const embed: APIEmbed = {
     title,
-    description: fitEscaped(m.answer || m.title, Math.min(4096, 6000 - fixed), escapeDiscord),
+    description: fitText(m.answer || m.title, Math.min(4096, 6000 - fixed), escapeDiscord),
     url: m.url,
     color: COLORS[m.kind],
     timestamp: m.timestamp,
     fields,
-    footer: { text: fitEscaped(m.watch, 200, (s) => s) },
+    footer: { text: fitText(m.watch, 200, (s) => s) },
   };
   return {
-    content: fitEscaped(`${m.label}: ${m.watch}`, 2000, escapeDiscord),
+    content: fitText(`${m.label}: ${m.watch}`, 2000, escapeDiscord),
     embeds: [embed],
     allowed_mentions: { parse: [] },
   };

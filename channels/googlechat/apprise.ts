@@ -1,5 +1,5 @@
 /** `gchat://workspace/key/token[/threadKey]` and a pasted `https://chat.googleapis.com/v1/spaces/…` webhook URL. */
-import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise";
+import { AppriseError, unquote, type Apprise } from "../kit/apprise";
 
 const FORM = "gchat://workspace/key/token";
 export const API = "https://chat.googleapis.com/v1/spaces";
@@ -11,24 +11,21 @@ export const webhookUrl = (workspace: string, key: string, token: string) =>
 export const apprise: Apprise = {
   schemes: ["gchat"],
   example: "gchat://workspace/key/token",
+  options: ["workspace", "key", "token", "thread", "threadkey"],
   // gchat://workspace/key/token[/threadKey], each also as ?workspace=, ?key=, ?token=, ?thread= (or threadKey=).
   parse(url) {
-    const q = new Map([...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]));
-    const [ws, pathKey, pathToken, pathThread] = [hostPart(url), ...pathParts(url)];
-    const workspace = q.get("workspace") ?? ws;
-    const key = q.get("key") ?? pathKey;
-    const token = q.get("token") ?? pathToken;
-    const thread = q.get("thread") ?? q.get("threadkey") ?? pathThread;
+    const q = url.query;
+    const [pathKey, pathToken, pathThread] = url.path;
+    const workspace = q.workspace ?? unquote(url.host);
+    const key = q.key ?? pathKey;
+    const token = q.token ?? pathToken;
+    const thread = q.thread ?? q.threadkey ?? pathThread;
     if (!workspace || !key || !token) throw new AppriseError(`not a Google Chat webhook: ${FORM}`);
     return { url: webhookUrl(workspace, key, token), ...(thread ? { thread_key: thread } : {}) };
   },
-  // A pasted webhook URL: its threadKey becomes the config's; Watch sets the reply option itself.
-  native(url) {
-    const m = /^\/v1\/spaces\/([^/]+)\/messages\/*$/.exec(url.pathname);
-    if (url.hostname !== "chat.googleapis.com" || !m) return null;
-    const q = new Map([...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]));
-    const [key, token, thread] = [q.get("key"), q.get("token"), q.get("threadkey")];
-    if (!key || !token) return null;
-    return { url: webhookUrl(decodeURIComponent(m[1]!), key, token), ...(thread ? { thread_key: thread } : {}) };
+  // A pasted webhook URL: its key, token and threadKey as Apprise reads them (Watch sets the reply option itself).
+  native: (raw) => {
+    const m = /^https:\/\/chat\.googleapis\.com\/v1\/spaces\/([a-z0-9_-]+)\/messages\/*(\?.+)$/i.exec(raw);
+    return m ? `gchat://${m[1]}/${m[2]}` : null;
   },
 };

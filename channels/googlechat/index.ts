@@ -3,6 +3,7 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
 import { API, apprise } from "./apprise";
+import { limits } from "./limits";
 import { googleChatPayload } from "./payload";
 
 export const googlechat = defineChannel({
@@ -42,6 +43,7 @@ export const googlechat = defineChannel({
   },
   summary: (c) => `${String(c.url ?? "")}${c.thread_key ? ` (thread ${String(c.thread_key)})` : ""}`,
   apprise,
+  limits,
   delivery: {
     request(m, c) {
       const url = new URL(c.url);

@@ -2,7 +2,8 @@
  * A Google Chat message: a one-line `text` (the notification's preview) and one card (`cardsV2`) with the watch, the
  * finding, the answer, the confidence, the sources as links and a button to the watch.
  */
-import { fitEscaped, linkTarget, percent, siteOf } from "../kit/format";
+import { fitItems, fitText, jsonBytes, siteOf } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
@@ -18,9 +19,8 @@ export const escapeGoogleChat = (raw: string) =>
  */
 const markup = (raw: string) => raw.replace(/[<`*_~]/g, "$&\u2060");
 
-/** A message is at most 32,000 bytes: the parts are capped so the whole stays far below it. */
+/** A message is at most 32,000 bytes (of JSON, in UTF-8): what does not fit is the sources' links, shown by site. */
 export const MESSAGE_MAX_BYTES = 32_000;
-const LINK_MAX = 2_000;
 
 type Widget =
   | { textParagraph: { text: string } }
@@ -28,32 +28,42 @@ type Widget =
   | { buttonList: { buttons: { text: string; onClick: { openLink: { url: string } } }[] } };
 
 export function googleChatPayload(m: ChatMessage, threadKey?: string) {
-  const html = (raw: string, max: number) => fitEscaped(raw, max, escapeGoogleChat).replace(/\n/g, "<br>");
-  const sections: { header?: string; widgets: Widget[] }[] = [
-    {
-      widgets: [
-        { textParagraph: { text: `<b>${html(m.watch, 400)}</b><br><b>${html(m.title, 600)}</b>` } },
-        ...(m.answer ? [{ textParagraph: { text: html(m.answer, 8_000) } }] : []),
-        ...(m.confidence !== null ? [{ decoratedText: { topLabel: "Confidence", text: percent(m.confidence) } }] : []),
-      ],
-    },
+  const html = (raw: string, max: number) => fitText(raw, max, escapeGoogleChat).replace(/\n/g, "<br>");
+  const finding: Widget[] = [
+    { textParagraph: { text: `<b>${html(m.watch, 400)}</b><br><b>${html(m.title, 600)}</b>` } },
+    ...(m.answer ? [{ textParagraph: { text: html(m.answer, 8_000) } }] : []),
+    ...(m.confidence !== null ? [{ decoratedText: { topLabel: "Confidence", text: percent(m.confidence) } }] : []),
   ];
-  if (m.sources.length) {
-    const links = m.sources.map((s) => {
-      const title = html(s.title, 200);
-      const target = linkTarget(s.url);
-      return target.length <= LINK_MAX
-        ? `<a href="${target.replace(/&/g, "&amp;")}">${title}</a>`
-        : `${title} (${escapeGoogleChat(siteOf(s.url))})`;
-    });
-    sections.push({ header: "Sources", widgets: [{ textParagraph: { text: links.join("<br>") } }] });
-  }
-  sections.push({
-    widgets: [{ buttonList: { buttons: [{ text: "Open the watch", onClick: { openLink: { url: m.url } } }] } }],
-  });
-  return {
-    text: markup(fitEscaped(`${m.label}: ${m.watch}`, 400, (s) => s)),
-    cardsV2: [{ cardId: "watch", card: { header: { title: m.label }, sections } }],
-    ...(threadKey ? { thread: { threadKey } } : {}),
+  const button: Widget = {
+    buttonList: { buttons: [{ text: "Open the watch", onClick: { openLink: { url: m.url } } }] },
   };
+  const payload = (sources: string) => ({
+    text: markup(fitText(`${m.label}: ${m.watch}`, 400)),
+    cardsV2: [
+      {
+        cardId: "watch",
+        card: {
+          header: { title: m.label },
+          sections: [
+            { widgets: finding },
+            ...(sources ? [{ header: "Sources", widgets: [{ textParagraph: { text: sources } }] }] : []),
+            { widgets: [button] },
+          ] as { header?: string; widgets: Widget[] }[],
+        },
+      },
+    ],
+    ...(threadKey ? { thread: { threadKey } } : {}),
+  });
+  const sources = fitItems(
+    m.sources.map((s) => {
+      const title = html(s.title, 200);
+      return {
+        link: `<a href="${linkTarget(s.url).replace(/&/g, "&amp;")}">${title}</a>`,
+        text: `${title} (${escapeGoogleChat(siteOf(s.url))})`,
+      };
+    }),
+    (joined) => jsonBytes(payload(joined)) <= MESSAGE_MAX_BYTES,
+    (parts) => parts.join("<br>"),
+  );
+  return payload(sources);
 }

@@ -1,5 +1,5 @@
 /** `gotify[s]://host[:port][/path]/AppToken[?priority=…]`. */
-import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise";
+import { AppriseError, isHostname, unquote, type Apprise } from "../kit/apprise";
 import type { Priority } from "./payload";
 
 const FORM = "gotify[s]://host[:port][/path]/AppToken";
@@ -13,23 +13,25 @@ const LEVELS: [string, Priority][] = [
   ...["8", "9", "h"].map((p): [string, Priority] => [p, "high"]),
   ["e", "emergency"],
 ];
-const priorityOf = (value: string | null): Priority =>
+const priorityOf = (value: string | undefined): Priority =>
   LEVELS.find(([prefix]) => (value ?? "").trim().toLowerCase().startsWith(prefix))?.[1] ?? "normal";
 
 export const apprise: Apprise = {
   schemes: ["gotify", "gotifys"],
   example: "gotifys://push.example.com/AppToken",
+  options: ["priority"],
   // gotify[s]://[user:password@]host[:port][/path…]/token: the last path part is the application's token, the rest
   // the server's path. A user and password are not sent by Apprise either (Gotify takes the token).
   parse(url) {
-    const parts = pathParts(url);
-    const token = parts.pop();
-    if (!hostPart(url) || !token) throw new AppriseError(`not a Gotify URL: ${FORM}`);
-    const path = parts.map((p) => `${encodeURIComponent(p)}/`).join("");
+    const path = [...url.path];
+    const token = path.pop();
+    const host = isHostname(unquote(url.host));
+    if (!host || !token) throw new AppriseError(`not a Gotify URL: ${FORM}`);
+    const prefix = path.map((p) => `${encodeURIComponent(p)}/`).join("");
     return {
-      url: `${url.protocol === "gotifys:" ? "https" : "http"}://${url.host}/${path}`,
+      url: `${url.scheme === "gotifys" ? "https" : "http"}://${host}${url.port ? `:${url.port}` : ""}/${prefix}`,
       token,
-      priority: priorityOf(url.searchParams.get("priority")),
+      priority: priorityOf(url.query.priority),
     };
   },
 };

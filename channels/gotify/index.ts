@@ -3,6 +3,7 @@ import { z } from "zod";
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
+import { limits } from "./limits";
 import { apprise } from "./apprise";
 import { gotifyPayload, PRIORITIES, type Priority } from "./payload";
 
@@ -43,6 +44,7 @@ export const gotify = defineChannel({
   },
   summary: (c) => String(c.url ?? ""),
   apprise,
+  limits,
   delivery: {
     request: (m, c) => ({
       url: `${c.url}message`,

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Apprise } from "./apprise";
 import type { HttpAnswer, HttpRequest, Outcome } from "./delivery";
+import type { Limits } from "./fit";
 import type { ChatMessage } from "./message";
 
 export type FieldKind = "email" | "url" | "text" | "choice" | "headers";
@@ -89,6 +90,11 @@ type Definition<T extends string, F extends Fields, S extends Settings, C> = {
   settings?: S;
   /** How a notice reaches the service; absent for the channels the server sends itself (email, webhook). */
   delivery?: Delivery<C, S>;
+  /**
+   * The service's limits (`channels/<type>/limits.ts`): its numbers as data, the checker of a built request, and the
+   * texts a reader sees. Every channel with a `delivery` declares them; its payload builder fits them by construction.
+   */
+  limits?: Limits;
 };
 
 export type Channel<

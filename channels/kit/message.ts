@@ -6,7 +6,7 @@
  * format with its one escaping function.
  */
 import { defang } from "../../lib/defang";
-import { cutOnWord } from "./format";
+import { cutOnWord } from "./fit";
 
 export const ANSWER_MAX = 1_000;
 export const SOURCES_MAX = 3;

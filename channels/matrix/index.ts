@@ -7,6 +7,7 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
 import { checkUrl } from "../kit/urls";
+import { limits } from "./limits";
 import { apprise } from "./apprise";
 import { matrixContent } from "./payload";
 
@@ -71,6 +72,7 @@ export const matrix = defineChannel({
   },
   summary: (c) => `${String(c.room ?? "")} on ${String(c.homeserver ?? "")}`,
   apprise,
+  limits,
   delivery: {
     request: (m, c) => ({
       url: `${c.homeserver}/_matrix/client/v3/rooms/${encodeURIComponent(c.room)}/send/m.room.message/${encodeURIComponent(`watch.${m.id}`)}`,

@@ -2,7 +2,8 @@
  * An `m.room.message` event: `m.text` with a plain body and an `org.matrix.custom.html` body, and an empty
  * `m.mentions` (intentional mentions: the event mentions no one and not the room, whatever its text says).
  */
-import { fitEscaped, linkTarget, percent, siteOf } from "../kit/format";
+import { fitItems, fitText, jsonBytes, siteOf } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
@@ -25,44 +26,51 @@ const plain = (raw: string) => raw.replace(/@/g, "@\u2060");
 /** A link destination inside `href="…"`. */
 const href = (url: string) => linkTarget(url).replace(/&/g, "&amp;");
 
-/** A whole event may be 65,536 bytes (signatures and all): both bodies together stay far below it. */
-export const EVENT_MAX_BYTES = 65_536;
-const LINK_MAX = 4_000;
+/**
+ * A whole event may be 65,536 bytes of canonical JSON, its envelope (ids, sender, room, timestamps, hashes and
+ * signatures) included: the content keeps 4,096 bytes of that for the envelope.
+ */
+export const CONTENT_MAX_BYTES = 65_536 - 4_096;
 
 export function matrixContent(m: ChatMessage) {
-  const head = fitEscaped(`${m.label}: ${m.watch}`, 400, (s) => s);
-  const title = fitEscaped(m.title, 600, (s) => s);
-  const html = [`<p><b>${escapeMatrix(head)}</b><br><b>${escapeMatrix(title)}</b></p>`];
-  const text = [plain(head), plain(title)];
-  if (m.answer) {
-    html.push(`<p>${fitEscaped(m.answer, 8_000, escapeMatrix).replace(/\n/g, "<br>")}</p>`);
-    text.push("", plain(m.answer));
-  }
-  if (m.confidence !== null) {
-    html.push(`<p>Confidence: ${percent(m.confidence)}</p>`);
-    text.push("", `Confidence: ${percent(m.confidence)}`);
-  }
-  if (m.sources.length) {
-    const items = m.sources.map((s) => {
-      const title = fitEscaped(s.title, 200, (t) => t);
-      const target = linkTarget(s.url);
-      return target.length <= LINK_MAX
-        ? { html: `<a href="${href(s.url)}">${escapeMatrix(title)}</a>`, text: `${plain(title)}: ${target}` }
-        : {
-            html: `${escapeMatrix(title)} (${escapeMatrix(siteOf(s.url))})`,
-            text: `${plain(title)} (${siteOf(s.url)})`,
-          };
-    });
-    html.push(`<p>Sources:</p><ul>${items.map((i) => `<li>${i.html}</li>`).join("")}</ul>`);
-    text.push("", "Sources:", ...items.map((i) => `- ${i.text}`));
-  }
-  html.push(`<p><a href="${href(m.url)}">Open the watch</a></p>`);
-  text.push("", `Open the watch: ${m.url}`);
-  return {
+  const head = fitText(`${m.label}: ${m.watch}`, 400);
+  const title = fitText(m.title, 600);
+  const answer = m.answer ? fitText(m.answer, 8_000, escapeMatrix) : "";
+  const confidence = m.confidence !== null ? `Confidence: ${percent(m.confidence)}` : "";
+  const html = (sources: string) =>
+    [
+      `<p><b>${escapeMatrix(head)}</b><br><b>${escapeMatrix(title)}</b></p>`,
+      answer && `<p>${answer.replace(/\n/g, "<br>")}</p>`,
+      confidence && `<p>${confidence}</p>`,
+      sources && `<p>Sources:</p><ul>${sources}</ul>`,
+      `<p><a href="${href(m.url)}">Open the watch</a></p>`,
+    ].join("");
+  const sourceTitles = m.sources.map((s) => fitText(s.title, 200));
+  const body = [
+    plain(head),
+    plain(title),
+    ...(m.answer ? ["", plain(m.answer)] : []),
+    ...(confidence ? ["", confidence] : []),
+    ...(m.sources.length
+      ? ["", "Sources:", ...m.sources.map((s, i) => `- ${plain(sourceTitles[i]!)} (${siteOf(s.url)})`)]
+      : []),
+    "",
+    `Open the watch: ${m.url}`,
+  ].join("\n");
+  const content = (formatted_body: string) => ({
     msgtype: "m.text",
-    body: text.join("\n"),
+    body,
     format: "org.matrix.custom.html",
-    formatted_body: html.join(""),
+    formatted_body,
     "m.mentions": {},
-  };
+  });
+  const sources = fitItems(
+    m.sources.map((s, i) => ({
+      link: `<li><a href="${href(s.url)}">${escapeMatrix(sourceTitles[i]!)}</a></li>`,
+      text: `<li>${escapeMatrix(sourceTitles[i]!)} (${escapeMatrix(siteOf(s.url))})</li>`,
+    })),
+    (joined) => jsonBytes(content(html(joined))) <= CONTENT_MAX_BYTES,
+    (parts) => parts.join(""),
+  );
+  return content(html(sources));
 }

@@ -2,6 +2,7 @@
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
+import { limits } from "./limits";
 import { apprise } from "./apprise";
 import { mattermostPayload } from "./payload";
 
@@ -38,5 +39,6 @@ export const mattermost = defineChannel({
   },
   summary: (c) => `${String(c.url ?? "")}${c.channel ? ` (${String(c.channel)})` : ""}`,
   apprise,
+  limits,
   delivery: { request: (m, c) => ({ url: c.url, body: mattermostPayload(m, c.channel) }) },
 });

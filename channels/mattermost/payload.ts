@@ -1,38 +1,38 @@
 /** An incoming webhook's `{text}` in Mattermost's markdown: the event and watch, the finding, the answer, the links. */
-import { fitEscaped, linkTarget, percent, siteOf } from "../kit/format";
+import { fitItems, fitText, siteOf } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
- * The one escaping of text for Mattermost's markdown: markdown characters backslash-escaped (no link, heading, table or
- * code block), and a word joiner after `@`, `~` and `#`, so `@channel`, `@all`, `@here`, `@someone`, a `~channel`
- * link and a `#hashtag` search link read as text.
+ * The one escaping of text for Mattermost's markdown: markdown characters and `&` backslash-escaped (no link, heading,
+ * table, code block or entity), and a word joiner after `@`, `~` and `#`, so `@channel`, `@all`, `@here`, `@someone`, a
+ * `~channel` link and a `#hashtag` search link read as text.
  */
 export const escapeMattermost = (raw: string) =>
-  raw.replace(/[\\*_~`|>[\]()#<!-]/g, "\\$&").replace(/[@~#]/g, "$&\u2060");
+  raw.replace(/[\\*_~`|>[\]()#<!&-]/g, "\\$&").replace(/[@~#]/g, "$&\u2060");
 
-/** Mattermost keeps a post of up to 16,383 characters: the parts are capped so the whole stays below it. */
+/** Mattermost keeps a post of up to 16,383 characters (runes: never more than JavaScript's characters). */
 export const POST_MAX = 16_383;
-const LINK_MAX = 2_000;
 
 export function mattermostText(m: ChatMessage) {
   const lines = [
-    `#### ${fitEscaped(`${m.label}: ${m.watch}`, 400, escapeMattermost)}`,
-    `**${fitEscaped(m.title, 600, escapeMattermost)}**`,
+    `#### ${fitText(`${m.label}: ${m.watch}`, 400, escapeMattermost)}`,
+    `**${fitText(m.title, 600, escapeMattermost)}**`,
   ];
-  if (m.answer) lines.push("", fitEscaped(m.answer, 4_000, escapeMattermost));
+  if (m.answer) lines.push("", fitText(m.answer, 4_000, escapeMattermost));
   if (m.confidence !== null) lines.push("", `Confidence: ${percent(m.confidence)}`);
-  if (m.sources.length) {
-    lines.push("", "**Sources**");
-    for (const s of m.sources) {
-      const title = fitEscaped(s.title, 200, escapeMattermost);
-      const target = linkTarget(s.url);
-      lines.push(
-        target.length <= LINK_MAX ? `- [${title}](${target})` : `- ${title} (${escapeMattermost(siteOf(s.url))})`,
-      );
-    }
-  }
-  lines.push("", `[Open the watch](${linkTarget(m.url)})`);
-  return lines.join("\n");
+  const watch = `[Open the watch](${linkTarget(m.url)})`;
+  const head = lines.join("\n");
+  if (!m.sources.length) return `${head}\n\n${watch}`;
+  const sources = fitItems(
+    m.sources.map((s) => {
+      const title = fitText(s.title, 200, escapeMattermost);
+      return { link: `- [${title}](${linkTarget(s.url)})`, text: `- ${title} (${escapeMattermost(siteOf(s.url))})` };
+    }),
+    (joined) => head.length + joined.length + watch.length + 20 <= POST_MAX,
+    (parts) => parts.join("\n"),
+  );
+  return `${head}\n\n**Sources**\n${sources}\n\n${watch}`;
 }
 
 export const mattermostPayload = (m: ChatMessage, channel?: string) => ({

@@ -1,29 +1,31 @@
 /** `ntfy://topic`, `ntfys://[token@]host/topic` and a pasted `https://ntfy.sh/topic`. */
-import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise";
+import { AppriseError, unquote, type Apprise } from "../kit/apprise";
 
 export const CLOUD = "https://ntfy.sh";
 
 export const apprise: Apprise = {
   schemes: ["ntfy", "ntfys"],
   example: "ntfy://my-topic",
-  // ntfy://topic (ntfy.sh), ntfy[s]://[token@]host[:port]/topic; ntfys is https.
   parse(url) {
-    const topics = [...pathParts(url), ...(url.searchParams.get("to")?.split(/[\s,]+/) ?? [])].filter(Boolean);
-    const mode = url.searchParams.get("mode");
-    const cloud = mode ? mode === "cloud" : topics.length === 0 || hostPart(url).toLowerCase() === "ntfy.sh";
-    if (cloud && hostPart(url).toLowerCase() !== "ntfy.sh") topics.unshift(hostPart(url));
+    const host = unquote(url.host);
+    const topics = [...url.path, ...(url.query.to?.split(/[\s,]+/) ?? [])].filter(Boolean);
+    const mode = url.query.mode;
+    const cloud = mode ? mode === "cloud" : topics.length === 0 || host.toLowerCase() === "ntfy.sh";
+    if (cloud && host.toLowerCase() !== "ntfy.sh" && host) topics.unshift(host);
     if (topics.length !== 1) throw new AppriseError("one topic per ntfy channel: ntfy://topic or ntfys://host/topic");
-    let token = url.searchParams.get("token");
-    if (!token && url.username) {
-      if (url.password || !/^tk_/i.test(decodeURIComponent(url.username)))
+    let token = url.query.token;
+    if (!token && url.user) {
+      if (url.password || !/^tk_/i.test(url.user))
         throw new AppriseError("ntfy user names and passwords are not supported: use an access token (tk_…)");
-      token = decodeURIComponent(url.username);
+      token = url.user;
     }
     const server = cloud
       ? CLOUD
-      : `${url.protocol === "ntfys:" ? "https" : "http"}://${hostPart(url)}${url.port ? `:${url.port}` : ""}`;
+      : `${url.scheme === "ntfys" ? "https" : "http"}://${host}${url.port ? `:${url.port}` : ""}`;
     return { url: `${server}/${encodeURIComponent(topics[0]!)}`, ...(token ? { token } : {}) };
   },
-  native: (url) =>
-    url.hostname.toLowerCase() === "ntfy.sh" && pathParts(url).length === 1 ? { url: url.toString() } : null,
+  native: (raw) => {
+    const m = /^https?:\/\/ntfy\.sh(\/[^?]+)?(\?.+)?$/i.exec(raw);
+    return m ? `ntfys://${m[1] ?? ""}${m[2] ? `${m[2]}&` : "?"}mode=cloud` : null;
+  },
 };

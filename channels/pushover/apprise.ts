@@ -1,5 +1,5 @@
 /** `pover://UserKey@AppToken[/#GroupKey]`. */
-import { AppriseError, hostPart, pathParts, type Apprise } from "../kit/apprise";
+import { AppriseError, parseBool, unquote, type Apprise } from "../kit/apprise";
 
 const FORM = "pover://UserKey@AppToken";
 const GROUP = /^\s*(%23|#)([a-z0-9]+)\s*$/i;
@@ -21,31 +21,28 @@ const priorityOf = (value: string) => {
 export const apprise: Apprise = {
   schemes: ["pover"],
   example: "pover://UserKey@AppToken",
+  options: ["to", "priority", "sound", "url", "url_title", "key", "e2ee", "expire", "interval", "retry"],
   // pover://UserKey@AppToken[/Device…|/#Group…][?priority=…&sound=…&url=…&url_title=…&key=…]
   parse(url) {
-    const q = url.searchParams;
-    const token = hostPart(url);
-    const user = decodeURIComponent(url.username);
+    const q = url.query;
+    const token = unquote(url.host);
+    const user = url.user;
     if (!token || !user) throw new AppriseError(`not a Pushover URL: ${FORM}`);
-    if (q.has("key") && !/^(0|n|no|false|off)$/i.test(q.get("e2ee") ?? ""))
+    if (q.key !== undefined && parseBool(q.e2ee, true))
       throw new AppriseError("Pushover end-to-end encryption (key=) is not supported");
-    if (q.has("url") || q.has("url_title"))
+    if (q.url !== undefined || q.url_title !== undefined)
       throw new AppriseError(
         "Pushover supplementary URLs (url=, url_title=) are not supported: Watch links each message to its watch",
       );
-    if (q.has("priority") && priorityOf(q.get("priority")!) !== 0)
+    if (q.priority !== undefined && priorityOf(q.priority) !== 0)
       throw new AppriseError(
-        q.get("priority")!.toLowerCase().startsWith("e") || q.has("expire") || q.has("interval")
+        q.priority.toLowerCase().startsWith("e") || q.expire !== undefined || q.interval !== undefined
           ? "Pushover priorities (priority=emergency, interval=, expire=) are not supported"
           : "Pushover priorities (priority=) are not supported: Watch sends at normal priority",
       );
-    if (q.has("sound") && q.get("sound")!.toLowerCase() !== "pushover")
+    if (q.sound !== undefined && q.sound.toLowerCase() !== "pushover")
       throw new AppriseError("Pushover sounds (sound=) are not supported: the user's default sound plays");
-    const targets = [
-      ...pathParts(url),
-      ...(url.hash ? url.hash.split("/").map((t) => decodeURIComponent(t)) : []),
-      ...(q.get("to")?.split(/[\s,]+/) ?? []),
-    ].filter(Boolean);
+    const targets = [...url.path, ...(q.to?.split(/[\s,]+/) ?? [])].filter(Boolean);
     const groups = targets.flatMap((t) => GROUP.exec(t)?.[2] ?? []);
     if (targets.some((t) => !GROUP.test(t) && DEVICE.test(t)))
       throw new AppriseError("Pushover device targets are not supported: Watch sends to all of the user's devices");

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
+import { limits } from "./limits";
 import { apprise } from "./apprise";
 import { pushoverPayload } from "./payload";
 
@@ -51,6 +52,7 @@ export const pushover = defineChannel({
   },
   summary: (c) => `user ${String(c.user ?? "")}`,
   apprise,
+  limits,
   settings: {
     PUSHOVER_API_URL: z
       .url()

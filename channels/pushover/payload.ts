@@ -2,7 +2,8 @@
  * A Pushover message with `html=1`: titled with the event and the watch, the finding in bold, the answer, the
  * confidence and the sources as links; tapping it opens the watch (its supplementary URL).
  */
-import { cutOnWord, fitEscaped, linkTarget, percent, siteOf } from "../kit/format";
+import { cutOnWord, fitItems, fitText, siteOf } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /** The one escaping of text for Pushover's HTML: `&`, `<`, `>` and `"` as entities (no tag, no link of its own). */
@@ -16,28 +17,30 @@ const SOURCES_ROOM = 300;
 
 /**
  * The message within 1,024 characters (counted as JavaScript does, in UTF-16 units: never more than Pushover's
- * characters): the finding and its answer first, then each source as a link while one fits, else by its site.
+ * characters): the finding and its answer first, leaving the sources up to 300 characters, each a link while that
+ * fits, else its site.
  */
 export function pushoverMessage(m: ChatMessage) {
-  const head = `<b>${fitEscaped(m.title, 200, escapePushover)}</b>`;
+  const head = `<b>${fitText(m.title, 200, escapePushover)}</b>`;
   const confidence = m.confidence !== null ? `\nConfidence: ${percent(m.confidence)}` : "";
   const label = m.sources.length ? "\nSources: " : "";
-  const sites = m.sources.map((s) => escapePushover(siteOf(s.url)));
-  const reserve = Math.min(SOURCES_ROOM, label.length + sites.reduce((n, site) => n + site.length + 2, 0));
-  const room = LIMITS.message - head.length - confidence.length - reserve - 1;
-  const answer = m.answer ? `\n${fitEscaped(m.answer, Math.max(0, room), escapePushover)}` : "";
-  let rest = LIMITS.message - head.length - answer.length - confidence.length - label.length;
-  const items: string[] = [];
-  m.sources.forEach((s, i) => {
-    const sep = items.length ? ", " : "";
-    const title = fitEscaped(s.title, 60, escapePushover);
-    const link = `<a href="${linkTarget(s.url).replace(/&/g, "&amp;")}">${title}</a>`;
-    const item = [link, sites[i]!].find((x) => sep.length + x.length <= rest);
-    if (!item) return;
-    items.push(`${sep}${item}`);
-    rest -= sep.length + item.length;
+  const items = m.sources.map((s) => {
+    const site = escapePushover(siteOf(s.url));
+    return {
+      link: `<a href="${linkTarget(s.url).replace(/&/g, "&amp;")}">${fitText(s.title, 60, escapePushover)}</a>`,
+      text: site,
+    };
   });
-  return `${head}${answer}${confidence}${items.length ? `${label}${items.join("")}` : ""}`;
+  const reserve = Math.min(SOURCES_ROOM, label.length + items.reduce((n, i) => n + i.text.length + 2, 0));
+  const room = LIMITS.message - head.length - confidence.length - reserve - 1;
+  const answer = m.answer ? `\n${fitText(m.answer, Math.max(0, room), escapePushover)}` : "";
+  const fixed = head.length + answer.length + confidence.length + label.length;
+  const sources = fitItems(
+    items,
+    (joined) => fixed + joined.length <= LIMITS.message,
+    (parts) => parts.join(", "),
+  );
+  return `${head}${answer}${confidence}${sources ? `${label}${sources}` : ""}`;
 }
 
 export function pushoverPayload(m: ChatMessage, token: string, user: string) {

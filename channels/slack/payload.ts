@@ -1,6 +1,7 @@
 /** The Block Kit message: a header, the finding, its confidence, the sources and a button to the watch. */
 import type { KnownBlock } from "@slack/types";
-import { fitEscaped, linkTarget, percent } from "../kit/format";
+import { fitText } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
@@ -11,15 +12,15 @@ export const escapeSlack = (raw: string) => raw.replace(/&/g, "&amp;").replace(/
 
 /** A link of ours (a source, the watch): `<url|label>`, the URL's own `|` encoded as well. */
 const link = (url: string, label: string) =>
-  `<${linkTarget(url).replace(/\|/g, "%7C")}|${fitEscaped(label, 200, escapeSlack).replace(/\|/g, "¦")}>`;
+  `<${linkTarget(url).replace(/\|/g, "%7C")}|${fitText(label, 200, escapeSlack).replace(/\|/g, "¦")}>`;
 
 /** Block Kit limits: a header's text 150 characters, a section's 3,000, the fallback text 40,000. */
 export function slackPayload(m: ChatMessage) {
   const blocks: KnownBlock[] = [
-    { type: "header", text: { type: "plain_text", text: fitEscaped(`${m.label}: ${m.watch}`, 150, escapeSlack) } },
+    { type: "header", text: { type: "plain_text", text: fitText(`${m.label}: ${m.watch}`, 150, escapeSlack) } },
     {
       type: "section",
-      text: { type: "mrkdwn", text: fitEscaped(`${m.title}\n\n${m.answer}`.trim(), 3000, escapeSlack) },
+      text: { type: "mrkdwn", text: fitText(`${m.title}\n\n${m.answer}`.trim(), 3000, escapeSlack) },
     },
   ];
   if (m.confidence !== null)
@@ -33,5 +34,5 @@ export function slackPayload(m: ChatMessage) {
     type: "actions",
     elements: [{ type: "button", text: { type: "plain_text", text: "Open the watch" }, url: m.url }],
   });
-  return { text: fitEscaped(`${m.label}: ${m.watch}: ${m.title}`, 3000, escapeSlack), blocks };
+  return { text: fitText(`${m.label}: ${m.watch}: ${m.title}`, 3000, escapeSlack), blocks };
 }

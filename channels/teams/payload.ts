@@ -1,6 +1,7 @@
 /** A message with one Adaptive Card 1.4: the event and watch, the finding, the answer, its confidence and sources. */
 import type { IAdaptiveCard } from "@microsoft/teams.cards";
-import { fitEscaped, linkTarget, percent } from "../kit/format";
+import { fitText } from "../kit/fit";
+import { linkTarget, percent } from "../kit/format";
 import type { ChatMessage } from "../kit/message";
 
 /**
@@ -23,13 +24,13 @@ export function teamsPayload(m: ChatMessage) {
     body: [
       {
         type: "TextBlock",
-        text: fitEscaped(`${m.label}: ${m.watch}`, 300, escapeTeams),
+        text: fitText(`${m.label}: ${m.watch}`, 300, escapeTeams),
         weight: "Bolder",
         wrap: true,
         isSubtle: true,
       },
-      { type: "TextBlock", text: fitEscaped(m.title, 500, escapeTeams), size: "Large", weight: "Bolder", wrap: true },
-      ...(m.answer ? [{ type: "TextBlock" as const, text: fitEscaped(m.answer, 3000, escapeTeams), wrap: true }] : []),
+      { type: "TextBlock", text: fitText(m.title, 500, escapeTeams), size: "Large", weight: "Bolder", wrap: true },
+      ...(m.answer ? [{ type: "TextBlock" as const, text: fitText(m.answer, 3000, escapeTeams), wrap: true }] : []),
       ...(m.confidence !== null
         ? [{ type: "FactSet" as const, facts: [{ title: "Confidence", value: percent(m.confidence) }] }]
         : []),
@@ -37,9 +38,7 @@ export function teamsPayload(m: ChatMessage) {
         ? [
             {
               type: "TextBlock" as const,
-              text: m.sources
-                .map((s) => `- [${fitEscaped(s.title, 200, escapeTeams)}](${linkTarget(s.url)})`)
-                .join("\n"),
+              text: m.sources.map((s) => `- [${fitText(s.title, 200, escapeTeams)}](${linkTarget(s.url)})`).join("\n"),
               wrap: true,
             },
           ]

@@ -6,6 +6,7 @@
  */
 import type { Channel } from "../../channels/kit/define";
 import type { Outcome } from "../../channels/kit/delivery";
+import { describeViolation } from "../../channels/kit/fit";
 import { chatMessage, type ChatMessage, type MessageKind } from "../../channels/kit/message";
 import { redactedView } from "../../channels/kit/secrets";
 import { db, type NotificationType, type Task, type User } from "../db";
@@ -123,11 +124,26 @@ export async function attemptDelivery<T extends { user: User; audience: string }
 const settingsOf = (channel: Channel) =>
   Object.fromEntries(Object.keys(channel.settings ?? {}).map((name) => [name, env[name as keyof typeof env]]));
 
+/**
+ * The request `channel` describes for `message`, sent unless it is over one of the channel's limits: the service would
+ * refuse it on every attempt, so it fails at once, saying which limit (the builders fit them, so this is Watch's bug).
+ */
+async function attemptChat(channel: Channel, message: ChatMessage, config: Record<string, unknown>): Promise<Outcome> {
+  const request = channel.delivery!.request(message, config as never, settingsOf(channel));
+  const over = channel.limits?.check(request) ?? [];
+  if (over.length)
+    return {
+      status: "failed",
+      error: `Watch built a message over ${channel.label}'s limits: ${over.map(describeViolation).join("; ")}`,
+      permanent: true,
+    };
+  return send(request, channel.delivery!.read);
+}
+
 /** A chat or push channel's delivery: the request its folder describes, made by the transport. */
 export function chatDelivery(channel: Channel): ChannelDelivery {
   const type = channel.type as NotificationType;
-  const attempt = (message: ChatMessage, config: Record<string, unknown>) =>
-    send(channel.delivery!.request(message, config as never, settingsOf(channel)), channel.delivery!.read);
+  const attempt = (message: ChatMessage, config: Record<string, unknown>) => attemptChat(channel, message, config);
   return {
     retryDelaysMs: RETRY_DELAYS_MS,
     deliver: (executionId, notice, n, followId) =>
