@@ -6,8 +6,8 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
 import { checkUrl } from "../kit/urls";
-import { limits } from "./limits";
 import { apprise as appriseUrls, KEY } from "./apprise";
+import { limits } from "./limits";
 import { apprisePayload } from "./payload";
 
 /**

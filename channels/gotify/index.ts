@@ -3,8 +3,8 @@ import { z } from "zod";
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
-import { limits } from "./limits";
 import { apprise } from "./apprise";
+import { limits } from "./limits";
 import { gotifyPayload, PRIORITIES, type Priority } from "./payload";
 
 export const gotify = defineChannel({

@@ -3,6 +3,8 @@ import { AppriseError, isHostname, unquote, type Apprise } from "../kit/apprise"
 
 const FORM = "matrixs://token@homeserver/!room:server";
 const BRIDGES = `Matrix webhook bridges (t2bot, hookshot, mode=matrix|slack) are not supported: use a homeserver access token, ${FORM}`;
+/** A URL of t2bot's webhook bridge (not a homeserver). */
+export const T2BOT = /^https?:\/\/webhooks\.t2bot\.io(?=[:/?#]|$)/i;
 const NO_ROOM = `Matrix t2bot webhooks are not supported (and this URL has no valid t2bot id or room): use ${FORM}`;
 
 export const apprise: Apprise = {
@@ -66,9 +68,11 @@ export const apprise: Apprise = {
       room,
     };
   },
-  // A pasted t2bot webhook is a bridge's URL, not a homeserver's (Apprise reads it as mode=t2bot).
+  // A pasted t2bot webhook (any URL of webhooks.t2bot.io) is a bridge's URL, not a homeserver's: Apprise reads its hook
+  // form as mode=t2bot, which is refused naming the bridge.
   native: (raw) => {
+    if (!T2BOT.test(raw)) return null;
     const m = /^https?:\/\/webhooks\.t2bot\.io\/api\/v1\/matrix\/hook\/([a-z0-9_-]+)\/?(\?.*)?$/i.exec(raw);
-    return m ? `matrixs://${m[1]}/?mode=t2bot${m[2] ? `&${m[2].slice(1)}` : ""}` : null;
+    return m ? `matrixs://${m[1]}/?mode=t2bot${m[2] ? `&${m[2].slice(1)}` : ""}` : "matrixs://t2bot/?mode=t2bot";
   },
 };

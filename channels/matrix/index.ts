@@ -7,8 +7,8 @@ import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
 import { checkUrl } from "../kit/urls";
+import { apprise, T2BOT } from "./apprise";
 import { limits } from "./limits";
-import { apprise } from "./apprise";
 import { matrixContent } from "./payload";
 
 const ROOM_ID = /^![A-Za-z0-9._~+/=-]+(:[A-Za-z0-9.-]+(:\d{1,5})?|:\[[0-9A-Fa-f:.]+\](:\d{1,5})?)?$/;
@@ -58,6 +58,10 @@ export const matrix = defineChannel({
   },
   check(c, context) {
     const homeserver = checkUrl("matrix homeserver", c.homeserver.trim(), context).replace(/\/+$/, "");
+    if (T2BOT.test(homeserver))
+      throw new ConfigError(
+        "matrix homeserver is t2bot's webhook bridge, not a homeserver: Watch posts with a homeserver's access token",
+      );
     if (/[?#]/.test(homeserver)) throw new ConfigError("matrix homeserver must be a base URL, without ? or #");
     const access_token = c.access_token.trim();
     if (!/^[\x21-\x7e]{8,1000}$/.test(access_token))

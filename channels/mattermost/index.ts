@@ -2,8 +2,8 @@
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { checkUrl } from "../kit/urls";
-import { limits } from "./limits";
 import { apprise } from "./apprise";
+import { limits } from "./limits";
 import { mattermostPayload } from "./payload";
 
 export const mattermost = defineChannel({

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { text } from "../../lib/text";
 import { ConfigError, defineChannel, field } from "../kit/define";
 import { readAnswer, type HttpAnswer } from "../kit/delivery";
-import { limits } from "./limits";
 import { apprise } from "./apprise";
+import { limits } from "./limits";
 import { pushoverPayload } from "./payload";
 
 const KEY = /^[A-Za-z0-9]{30}$/;

@@ -50,6 +50,27 @@ describe("Apprise URLs", () => {
       "msteams://contoso/AAA/BBB/CCC",
       { type: "teams", url: "https://contoso.webhook.office.com/webhookb2/AAA/IncomingWebhook/BBB/CCC" },
     ],
+    // The new services' own URLs, pasted as they are.
+    [
+      "https://chat.example.com/hooks/abcdefghijklmnopqrstuvwxyz",
+      { type: "mattermost", url: "https://chat.example.com/hooks/abcdefghijklmnopqrstuvwxyz" },
+    ],
+    [
+      "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=K&token=T&threadKey=alerts",
+      {
+        type: "googlechat",
+        url: "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=K&token=T",
+        thread_key: "alerts",
+      },
+    ],
+    [
+      "https://apprise.example.com/notify/my-key",
+      { type: "apprise", url: "https://apprise.example.com/notify/my-key" },
+    ],
+    [
+      "apprises://apprise.example.com/my-key?tags=alerts,phone",
+      { type: "apprise", url: "https://apprise.example.com/notify/my-key", tags: "alerts, phone" },
+    ],
   ])("%s", (url, config) => expect(parseApprise(url)).toEqual(config));
 
   it.each([
@@ -62,6 +83,8 @@ describe("Apprise URLs", () => {
     ["ntfy://user:pass@push.example.com/alerts", "access token"],
     ["https://example.com/hook", "add a webhook"],
     ["not a url", "not a URL"],
+    ["https://webhooks.t2bot.io/api/v1/matrix/hook/abcdef123456", "Matrix webhook bridges (t2bot"],
+    ["https://webhooks.t2bot.io/", "Matrix webhook bridges (t2bot"],
   ])("%s is refused with a reason", (url, reason) => expect(() => parseApprise(url)).toThrow(reason));
 });
 
@@ -160,6 +183,24 @@ describe("secrets", () => {
     );
     expect(() => parseNotifications([{ type: "ntfy", url: "https://ntfy.sh/" }])).toThrow(
       "ntfy url must end in a topic",
+    );
+    expect(() =>
+      parseNotifications([
+        {
+          type: "matrix",
+          homeserver: "https://webhooks.t2bot.io",
+          access_token: "syt_abcdefgh",
+          room: "!room:example.org",
+        },
+      ]),
+    ).toThrow("matrix homeserver is t2bot's webhook bridge");
+    expect(() =>
+      parseNotifications([
+        { type: "matrix", homeserver: "https://m.example.org", access_token: "syt_abcdefgh", room: "#a:b" },
+      ]),
+    ).toThrow("not an alias");
+    expect(() => parseNotifications([{ type: "pushover", token: "short", user: "u".repeat(30) }])).toThrow(
+      "pushover token must be 30 letters and digits",
     );
     expect(() => parseNotifications([{ type: "sms", to: "1" }])).toThrow(
       "Invalid notification: type must be one of 'email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'ntfy', 'mattermost', 'googlechat', 'matrix', 'pushover', 'gotify', 'apprise'",
