@@ -20,7 +20,7 @@ const STEPS = [
   },
   {
     title: "You hear once, with sources",
-    text: "By email, Slack, Discord, Teams, Telegram, ntfy or a signed webhook when it happens, and again only if it is withdrawn. Nothing in between.",
+    text: "By email, chat (Slack, Discord, Teams, Telegram, Mattermost, Google Chat, Matrix), phone push (ntfy, Pushover, Gotify), an Apprise API or a signed webhook when it happens, and again only if it is withdrawn. Nothing in between.",
   },
 ];
 

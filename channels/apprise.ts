@@ -1,6 +1,7 @@
 /**
  * Apprise URLs (what changedetection.io and Apprise users already have: `slack://…`, `discord://…`, `tgram://…`,
- * `ntfy://…`, `workflows://…`) and the services' own URLs pasted as they are, turned into a channel config, read as
+ * `ntfy://…`, `workflows://…`, `mmost://…`, `gchat://…`, `matrixs://…`, `pover://…`, `gotify://…`, `apprise://…`) and the
+ * services' own URLs pasted as they are, turned into a channel config, read as
  * Apprise reads them: each form either becomes the config of exactly what Apprise would send to, or is refused with
  * what Watch does not support. Options that only shape Apprise's own layout (`format=`, `footer=`, …) change nothing
  * in what Watch sends and are reported as ignored. One parser for the dashboard's channel editor, watchctl and the SDK,
@@ -12,6 +13,10 @@ import { CHANNELS } from "./list";
 
 export const APPRISE_SCHEMES = CHANNELS.flatMap((c) => c.apprise?.schemes ?? []);
 const EXAMPLES = CHANNELS.flatMap((c) => c.apprise?.example ?? []);
+/** The services whose own URLs can be pasted as they are. */
+const NATIVE = CHANNELS.filter((c) => c.apprise?.native)
+  .map((c) => c.label)
+  .join(", ");
 
 /** A config read from an Apprise URL, and the options in it that change nothing in what Watch sends. */
 export type AppriseReading = { config: ChannelConfig; ignored: string[] };
@@ -37,9 +42,7 @@ export function readApprise(input: string): AppriseReading {
       const form = channel.apprise?.native?.(raw);
       if (form) return read(channel, form, form.slice(0, form.indexOf(":")));
     }
-    throw new AppriseError(
-      "not a URL Watch recognises as Slack, Discord, Teams or ntfy.sh: for another endpoint add a webhook",
-    );
+    throw new AppriseError(`not a URL Watch recognises as ${NATIVE}: for another endpoint add a webhook`);
   }
   const channel = (CHANNELS as readonly Channel[]).find(
     (c) => c.apprise?.schemes.includes(scheme) || c.apprise?.retired?.includes(scheme),

@@ -6,15 +6,36 @@
  */
 import { z } from "zod";
 import type { Channel } from "./kit/define";
+import { apprise } from "./apprise/index";
 import { discord } from "./discord";
 import { email } from "./email";
+import { googlechat } from "./googlechat";
+import { gotify } from "./gotify";
+import { matrix } from "./matrix";
+import { mattermost } from "./mattermost";
 import { ntfy } from "./ntfy";
+import { pushover } from "./pushover";
 import { slack } from "./slack";
 import { teams } from "./teams";
 import { telegram } from "./telegram";
 import { webhook } from "./webhook";
 
-export const CHANNELS = [email, webhook, slack, discord, teams, telegram, ntfy] as const;
+// The Apprise API relay last: a pasted URL is read as any other service's before as a relay's `/notify/…`.
+export const CHANNELS = [
+  email,
+  webhook,
+  slack,
+  discord,
+  teams,
+  telegram,
+  ntfy,
+  mattermost,
+  googlechat,
+  matrix,
+  pushover,
+  gotify,
+  apprise,
+] as const;
 
 export type ChannelType = (typeof CHANNELS)[number]["type"];
 export const CHANNEL_TYPES = CHANNELS.map((c) => c.type) as [ChannelType, ...ChannelType[]];

@@ -269,7 +269,8 @@ export class WatchBuilder {
   }
   /**
    * The watch's channels: an email address, a webhook, and any channel as its config or as an Apprise URL
-   * (`slack://…`, `discord://…`, `tgram://…`, `ntfy://…`, `workflows://…`) or the service's own URL.
+   * (`slack://…`, `discord://…`, `tgram://…`, `ntfy://…`, `workflows://…`, `mmosts://…`, `gchat://…`, `matrixs://…`,
+   * `pover://…`, `gotifys://…`, `apprises://…`) or the service's own URL.
    */
   notify(channels: {
     email?: string;

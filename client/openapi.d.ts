@@ -775,7 +775,7 @@ export interface components {
             min_interval_minutes: number;
             /** Format: int64 */
             max_interval_minutes: number;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"] | components["schemas"]["MattermostNotification"] | components["schemas"]["GoogleChatNotification"] | components["schemas"]["MatrixNotification"] | components["schemas"]["PushoverNotification"] | components["schemas"]["GotifyNotification"] | components["schemas"]["AppriseNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
             /** Format: date-time */
@@ -1009,6 +1009,86 @@ export interface components {
             /** @description Access token (tk_…) of a protected topic (write-only) */
             token?: string;
         };
+        /** @description Mattermost channel (incoming webhook, markdown text) */
+        MattermostNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mattermost";
+            /** @description Incoming webhook URL (write-only: reads show it redacted) */
+            url: string;
+            /** @description Another channel to post in, by its name (not its display name), when the webhook is not locked to its own */
+            channel?: string;
+        };
+        /** @description Google Chat space (incoming webhook, card message) */
+        GoogleChatNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "googlechat";
+            /** @description Incoming webhook URL with its key and token (write-only: reads show it redacted) */
+            url: string;
+            /** @description Post every message in the thread with this key (started by the first one) */
+            thread_key?: string;
+        };
+        /** @description Matrix room (client-server API, m.text with HTML) */
+        MatrixNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "matrix";
+            /** @description The homeserver's client-server API base, e.g. https://matrix.example.org */
+            homeserver: string;
+            /** @description Access token of the account that posts (write-only: reads show it redacted) */
+            access_token: string;
+            /** @description The room's id (!…); the account must have joined it. Aliases (#name:server) are not accepted */
+            room: string;
+        };
+        /** @description Pushover (phone push, HTML message) */
+        PushoverNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pushover";
+            /** @description The application's API token, 30 letters and digits (write-only: reads show it redacted) */
+            token: string;
+            /** @description The user's (or a group's) key, 30 letters and digits (write-only: reads show it redacted) */
+            user: string;
+        };
+        /** @description Gotify (self-hosted push, markdown message) */
+        GotifyNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gotify";
+            /** @description The Gotify server's address (messages go to its /message) */
+            url: string;
+            /** @description The application's token (write-only: reads show it redacted) */
+            token: string;
+            /**
+             * @description How the phone announces a message: low 0, moderate 3, normal 5 (the default: a sound), high 8 (pops up), emergency 10
+             * @default normal
+             * @enum {string}
+             */
+            priority: "low" | "moderate" | "normal" | "high" | "emergency";
+        };
+        /** @description Apprise API relay (a self-hosted Apprise API's /notify/{key}) */
+        AppriseNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "apprise";
+            /** @description The API's /notify/{key} URL (write-only: reads show it redacted) */
+            url: string;
+            /** @description Only the services with these tags: `a, b` is either, `a b` both */
+            tags?: string;
+        };
         Task: {
             /** Format: uuid */
             id: string;
@@ -1047,7 +1127,7 @@ export interface components {
             min_interval_minutes: number;
             /** Format: int64 */
             max_interval_minutes: number;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"] | components["schemas"]["MattermostNotification"] | components["schemas"]["GoogleChatNotification"] | components["schemas"]["MatrixNotification"] | components["schemas"]["PushoverNotification"] | components["schemas"]["GotifyNotification"] | components["schemas"]["AppriseNotification"])[];
             notification_email: string | null;
             webhook_url: string | null;
             /** Format: date-time */
@@ -1108,7 +1188,7 @@ export interface components {
             attempt: number;
             recipient: string;
             /** @enum {string} */
-            notification_type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
+            notification_type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy" | "mattermost" | "googlechat" | "matrix" | "pushover" | "gotify" | "apprise";
             /** @enum {string} */
             status: "sent" | "failed" | "skipped";
             error_message: string | null;
@@ -1158,7 +1238,7 @@ export interface components {
         Follow: {
             /** Format: uuid */
             task_id: string;
-            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
+            notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"] | components["schemas"]["MattermostNotification"] | components["schemas"]["GoogleChatNotification"] | components["schemas"]["MatrixNotification"] | components["schemas"]["PushoverNotification"] | components["schemas"]["GotifyNotification"] | components["schemas"]["AppriseNotification"])[];
             /** Format: date-time */
             created_at: string;
         };
@@ -1334,7 +1414,7 @@ export interface operations {
                     /** @enum {string} */
                     state?: "active" | "paused";
                     run_immediately?: boolean;
-                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy, mattermost, googlechat, matrix, pushover, gotify, apprise); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications?: {
                         [key: string]: unknown;
                     }[];
@@ -1732,7 +1812,7 @@ export interface operations {
                     max_interval_minutes?: number;
                     /** @enum {string} */
                     state?: "active" | "paused" | "completed";
-                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy, mattermost, googlechat, matrix, pushover, gotify, apprise); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications?: {
                         [key: string]: unknown;
                     }[];
@@ -2636,7 +2716,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
+                    type: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy" | "mattermost" | "googlechat" | "matrix" | "pushover" | "gotify" | "apprise";
                 };
             };
         };
@@ -2982,7 +3062,7 @@ export interface operations {
     "notifications-sends": {
         parameters: {
             query?: {
-                notification_type?: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
+                notification_type?: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy" | "mattermost" | "googlechat" | "matrix" | "pushover" | "gotify" | "apprise";
                 task_id?: string;
                 event?: "task.condition_met" | "task.condition_retracted" | "task.run_failed" | "task.run_recovered" | "account.budget_exhausted" | "task.test" | "email.verification" | "follow.confirmation" | "digest.daily";
                 limit?: number;
@@ -5556,7 +5636,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
+                    /** @description Notification channels, at most one of each type (email, webhook, slack, discord, teams, telegram, ntfy, mattermost, googlechat, matrix, pushover, gotify, apprise); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one. */
                     notifications: {
                         [key: string]: unknown;
                     }[];
@@ -5804,7 +5884,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"])[];
+                        notifications: (components["schemas"]["EmailNotification"] | components["schemas"]["WebhookNotification"] | components["schemas"]["SlackNotification"] | components["schemas"]["DiscordNotification"] | components["schemas"]["TeamsNotification"] | components["schemas"]["TelegramNotification"] | components["schemas"]["NtfyNotification"] | components["schemas"]["MattermostNotification"] | components["schemas"]["GoogleChatNotification"] | components["schemas"]["MatrixNotification"] | components["schemas"]["PushoverNotification"] | components["schemas"]["GotifyNotification"] | components["schemas"]["AppriseNotification"])[];
                         /** Format: date-time */
                         created_at: string;
                         task: components["schemas"]["Task"];

@@ -284,6 +284,52 @@ test("while a check runs, Run now counts up, its steps show as they happen, and 
   await expect(page.getByRole("button", { name: "Run now" })).toBeEnabled({ timeout: 30_000 });
 });
 
+test("the channel editor: a choice field is a menu (Gotify's priority), a Matrix room by its Apprise URL", async ({
+  page,
+  request,
+}) => {
+  const name = unique("New channels");
+  const task = await (
+    await request.post("/api/v1/tasks", { data: { name, search_query: "Matrix 2.0 spec", state: "paused" } })
+  ).json();
+  await page.goto(`/dashboard/w/${task.id}/edit`);
+  const editor = page.getByTestId("channel-editor");
+  const list = editor.getByRole("list", { name: "Chat and push channels" });
+  const add = editor.getByRole("button", { name: "Add channel" });
+  await editor.getByText("Add a chat or push channel").click();
+
+  await editor.getByLabel("Channel", { exact: true }).selectOption("gotify");
+  await editor.getByLabel("Server URL").fill("https://push.example.com/");
+  await editor.getByLabel("Application token").fill("AbCdEfGhIjKlMnO");
+  await editor.getByLabel("Priority").selectOption("high");
+  await checkViews(page, "watch-edit-gotify");
+  await add.click();
+  await expect(list.getByRole("listitem")).toHaveText([/^Gotify https:\/\/push\.example\.com\//]);
+
+  const apprise = editor.getByLabel("Or paste an Apprise URL");
+  await apprise.fill("https://webhooks.t2bot.io/api/v1/matrix/hook/secretHookId");
+  await add.click();
+  await expect(editor.getByRole("alert")).toContainText("Matrix webhook bridges (t2bot");
+  await apprise.fill("matrixs://syt_secretAccessToken1@matrix.example.org/!RoomId:example.org");
+  await add.click();
+  await expect(list.getByRole("listitem")).toHaveText([/^Gotify/, /^Matrix !RoomId:example\.org on/]);
+
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/w/${task.id}$`));
+  const saved = (await (await request.get(`/api/v1/tasks/${task.id}`)).json()).notifications;
+  expect(saved).toEqual(
+    expect.arrayContaining([
+      { type: "gotify", url: "https://push.example.com/", token: "…lMnO", priority: "high" },
+      {
+        type: "matrix",
+        homeserver: "https://matrix.example.org",
+        access_token: "…ken1",
+        room: "!RoomId:example.org",
+      },
+    ]),
+  );
+});
+
 test("the channel editor: a chat channel by its fields, another by an Apprise URL, secrets shown redacted", async ({
   page,
   request,

@@ -44,7 +44,8 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           <p>
             A watch is a question you want answered once, when it happens. An AI agent searches the web for it, decides
             whether your condition is met, picks its own next check, and tells you once per new finding: by email, in
-            team chat (Slack, Discord, Teams, Telegram), on your phone (ntfy) or by webhook.
+            team chat (Slack, Discord, Teams, Telegram, Mattermost, Google Chat, Matrix), on your phone (ntfy, Pushover,
+            Gotify), through an Apprise API or by webhook.
           </p>
           <DismissWelcome />
         </section>

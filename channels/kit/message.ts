@@ -28,6 +28,11 @@ export type ChatMessage = {
   /** The watch's page (ours). */
   url: string;
   timestamp: string;
+  /**
+   * The same on every attempt of one notice to one recipient, and only there: a service that drops a request it has
+   * seen (Matrix's transaction id) shows a retry whose first attempt did arrive once.
+   */
+  id: string;
 };
 
 const LABELS: Record<MessageKind, string> = {
@@ -98,6 +103,7 @@ export function chatMessage(input: {
   sources: readonly Source[];
   url: string;
   timestamp?: string;
+  id?: string;
 }): ChatMessage {
   const sources = input.sources.filter((s) => isHttp(s.url)).slice(0, SOURCES_MAX);
   return {
@@ -110,5 +116,6 @@ export function chatMessage(input: {
     sources: sources.map((s) => ({ url: s.url, title: inert(oneLine(s.title) || new URL(s.url).hostname, []) })),
     url: input.url,
     timestamp: input.timestamp ?? new Date().toISOString(),
+    id: input.id ?? crypto.randomUUID(),
   };
 }

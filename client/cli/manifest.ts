@@ -11,7 +11,7 @@ export function register({ program, client, globals }: Cli) {
   program
     .command("export")
     .description(
-      'every watch\'s definition as YAML (JSON with --json), for `watchctl apply`; secrets (webhook header values, chat URLs, ntfy topics and tokens) are written as "<redacted>"',
+      'every watch\'s definition as YAML (JSON with --json), for `watchctl apply`; secrets (webhook header values, chat URLs, tokens and keys, ntfy topics) are written as "<redacted>"',
     )
     .option("--include-secrets", "write secrets as they are (keep such a file out of version control)")
     .action(async (o: { includeSecrets?: boolean }) => {

@@ -22,7 +22,7 @@ import {
   type Delivery,
   type DeliveryOutcome,
 } from "./deliveries";
-import type { Notice, SendEvent } from "./events";
+import { messageId, type Notice, type SendEvent } from "./events";
 import { watchUrl } from "./links";
 import { RETRY_DELAYS_MS, send } from "./transport";
 
@@ -53,10 +53,11 @@ const KINDS: Record<SendEvent, MessageKind> = {
   "digest.daily": "account",
 };
 
-/** The message of a run's notice, from the same content as its email. */
-export async function noticeMessage(notice: Notice, d: Delivery): Promise<ChatMessage> {
+/** The message of a run's notice, from the same content as its email; `id` the same on every attempt (see ChatMessage). */
+export async function noticeMessage(notice: Notice, d: Delivery, id: string): Promise<ChatMessage> {
   const content = await noticeContent(notice, d);
   return chatMessage({
+    id,
     kind: KINDS[notice.event],
     title: content.title,
     watch: d.task.name,
@@ -67,8 +68,9 @@ export async function noticeMessage(notice: Notice, d: Delivery): Promise<ChatMe
   });
 }
 
-export const testMessage = (task: Task) =>
+export const testMessage = (task: Task, id: string) =>
   chatMessage({
+    id,
     kind: "test",
     title: `Test notification for “${task.name}”`,
     watch: task.name,
@@ -152,7 +154,11 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
         attempt: n,
         target: (d) => channelTarget<{ type: string }>(d, type, followId),
         recipient: (t) => recipientOf(channel, t.config),
-        send: async (d, t) => attempt(await noticeMessage(notice, d), t.config),
+        send: async (d, t) => {
+          // One notice to one recipient: the webhook's message id, and the audience when it is a follower's.
+          const id = `${messageId(executionId, notice.event)}${t.audience === "owner" ? "" : `_${t.audience}`}`;
+          return attempt(await noticeMessage(notice, d, id), t.config);
+        },
       }),
     async test(user, task, config) {
       const claim = await claimAttempt({
@@ -165,7 +171,7 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
         attempt: 1,
       });
       if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-      const sent = await attempt(testMessage(task), config);
+      const sent = await attempt(testMessage(task, claim.id), config);
       await settleAttempt(claim.id, sent.status, sent.error);
       return { status: sent.status, error: sent.error };
     },

@@ -36,6 +36,13 @@ export type SendEvent = (typeof SEND_EVENTS)[number];
  */
 export const eventSuffix = (event: WatchEvent) => (event === "task.condition_met" ? "" : `:${event}`);
 
+/**
+ * Stable per execution and event: a retry or a redelivery carries the same id, so receivers can drop duplicates (a
+ * webhook's message id; with the follower's audience, a chat message's id).
+ */
+export const messageId = (executionId: string, event: WatchEvent) =>
+  `msg_${executionId}${eventSuffix(event).replace(":", "_")}`;
+
 /** Events about the watch or the account itself, mailed to the account's own address rather than the watch's channel. */
 export const toAccount = (event: WatchEvent) =>
   event === "task.run_failed" || event === "task.run_recovered" || event === "account.budget_exhausted";

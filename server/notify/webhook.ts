@@ -12,7 +12,7 @@ import { TIMEOUT_MS } from "./transport";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
 import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
-import { eventSuffix, type Notice, type WatchEvent } from "./events";
+import { messageId, type Notice } from "./events";
 import { watchUrl } from "./links";
 
 /** `publicView`: what a follower sees of the run (no model, usage or error text). */
@@ -52,10 +52,6 @@ export function webhookPayload(
     },
   };
 }
-
-/** Stable per execution and event: a retry or a redelivery carries the same id, so receivers can drop duplicates. */
-export const messageId = (executionId: string, event: WatchEvent) =>
-  `msg_${executionId}${eventSuffix(event).replace(":", "_")}`;
 
 type Sent = { status: "sent" | "failed"; error: string | null; permanent: boolean };
 

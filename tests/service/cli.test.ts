@@ -185,6 +185,56 @@ describe("watchctl with an API key", () => {
     expect(await cli("show", id)).toMatchObject({ code: 1, stderr: "Error (404): Task not found\n" });
   });
 
+  it("--notify takes each new channel's Apprise URL or the service's own: saved as its config, its secrets shown redacted", async () => {
+    const created = await cli(
+      "--json",
+      "create",
+      "Gotify 3 release",
+      "--paused",
+      "--notify",
+      "mmosts://chat.example.com/abcdefghijklmnopqrstuvwxyz?channel=alerts",
+      "--notify",
+      "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=KEYsecret1&token=TOKENsecret2",
+      "--notify",
+      "matrixs://syt_secretAccessToken1@matrix.example.org/!RoomId:example.org",
+      "--notify",
+      "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
+      "--notify",
+      "gotifys://push.example.com/AppTokenSecret9?priority=high",
+      "--notify",
+      "apprises://apprise.example.com/relay-key-secret?tags=phone",
+    );
+    expect(created).toMatchObject({ code: 0, stderr: "" });
+    const byType = Object.fromEntries(
+      (created.json().notifications as { type: string }[]).map(({ type, ...rest }) => [type, rest]),
+    );
+    delete byType.email;
+    expect(byType).toEqual({
+      mattermost: { url: "https://chat.example.com/…wxyz", channel: "alerts" },
+      googlechat: { url: "https://chat.googleapis.com/…ret2" },
+      matrix: { homeserver: "https://matrix.example.org", access_token: "…ken1", room: "!RoomId:example.org" },
+      pushover: { token: "…nyUi", user: "…VRsG" },
+      gotify: { url: "https://push.example.com/", token: "…ret9", priority: "high" },
+      apprise: { url: "https://apprise.example.com/…cret", tags: "phone" },
+    });
+    const shown = (await cli("show", created.json().id)).stdout;
+    for (const secret of [
+      "abcdefghijklmnop",
+      "KEYsecret1",
+      "syt_secret",
+      "uQiRzpo4",
+      "azGDORe",
+      "AppTokenSecret",
+      "relay-key",
+    ])
+      expect(shown).not.toContain(secret);
+    // A pasted t2bot URL is a webhook bridge, named as one; the URL is not repeated.
+    const refused = await cli("create", "x", "--notify", "https://webhooks.t2bot.io/api/v1/matrix/hook/secretHookId");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("Matrix webhook bridges (t2bot");
+    expect(refused.stderr).not.toContain("secretHookId");
+  });
+
   it("sets bounds, shows history and usage; export then apply recreates every watch, and applying again changes nothing", async () => {
     const created = (
       await cli(

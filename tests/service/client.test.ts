@@ -36,6 +36,33 @@ describe("SDK with an API key", () => {
     sdk = createClient({ apiKey: user.apiKey, baseUrl: app.url });
   });
 
+  it("notify takes the new channels as configs or Apprise URLs; reads show their secrets redacted", async () => {
+    const created = await sdk
+      .watch("Matrix 2.0 spec")
+      .notify({
+        channels: [
+          {
+            type: "matrix",
+            homeserver: "https://matrix.example.org",
+            access_token: "syt_secretAccessToken1",
+            room: "!RoomId:example.org",
+          },
+          "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
+          "https://apprise.example.com/notify/relay-key-secret",
+        ],
+      })
+      .paused()
+      .create();
+    expect(created.notifications).toEqual([
+      { type: "matrix", homeserver: "https://matrix.example.org", access_token: "…ken1", room: "!RoomId:example.org" },
+      { type: "pushover", token: "…nyUi", user: "…VRsG" },
+      { type: "apprise", url: "https://apprise.example.com/…cret" },
+    ]);
+    // Sent back as read, the redacted secrets keep the stored ones.
+    const updated = await sdk.watches.update(created.id, { notifications: created.notifications });
+    expect(updated.notifications).toEqual(created.notifications);
+  });
+
   it("covers every watch operation", async () => {
     expect((await sdk.me()).email).toBe(user.email);
     const created = await sdk

@@ -5,7 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import { CHANNELS, CHANNEL_TYPES, NotificationConfig, parseApprise, REDACTED, redactSecret } from "@/channels";
+import {
+  CHANNELS,
+  CHANNEL_TYPES,
+  channelOf,
+  NotificationConfig,
+  parseApprise,
+  REDACTED,
+  redactSecret,
+} from "@/channels";
 import { parseNotifications } from "@/server/tasks/notifications";
 import { channelConfigs } from "@/server/tasks/views";
 
@@ -66,6 +74,27 @@ describe("Apprise URLs", () => {
         url: "https://prod-01.westus.logic.azure.com:443/workflows/abc123/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=SIGNATURE",
       },
     ],
+    // The new services' own URLs, pasted as they are.
+    [
+      "https://chat.example.com/hooks/abcdefghijklmnopqrstuvwxyz",
+      { type: "mattermost", url: "https://chat.example.com/hooks/abcdefghijklmnopqrstuvwxyz" },
+    ],
+    [
+      "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=K&token=T&threadKey=alerts",
+      {
+        type: "googlechat",
+        url: "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=K&token=T",
+        thread_key: "alerts",
+      },
+    ],
+    [
+      "https://apprise.example.com/notify/my-key",
+      { type: "apprise", url: "https://apprise.example.com/notify/my-key" },
+    ],
+    [
+      "apprises://apprise.example.com/my-key?tags=alerts,phone",
+      { type: "apprise", url: "https://apprise.example.com/notify/my-key", tags: "alerts, phone" },
+    ],
   ])("%s", (url, config) => expect(parseApprise(url)).toEqual(config));
 
   it.each([
@@ -84,7 +113,57 @@ describe("Apprise URLs", () => {
     ["ntfy://user:pass@push.example.com/alerts", "access token"],
     ["https://example.com/hook", "add a webhook"],
     ["not a url", "not a URL"],
+    ["https://webhooks.t2bot.io/api/v1/matrix/hook/abcdef123456", "Matrix webhook bridges (t2bot"],
+    ["https://webhooks.t2bot.io/", "Matrix webhook bridges (t2bot"],
   ])("%s is refused with a reason", (url, reason) => expect(() => parseApprise(url)).toThrow(reason));
+});
+
+/**
+ * Every URL of Apprise's own plugin tests for the Apprise API, Mattermost, Matrix, Pushover, Gotify and Google Chat
+ * (fixtures/apprise-urls.json: what Apprise 1.13.0 did with each, and what Watch makes of it, with the decisions where
+ * Watch differs): each becomes exactly its config, which passes its channel's checks, or is refused with its reason,
+ * and no refusal repeats a credential, a path part or a token of the URL.
+ */
+describe("Apprise's own test URLs", () => {
+  type Row = { channel: string; url: string; watch: { config?: { type: string }; refuse?: string } };
+  const { rows } = JSON.parse(readFileSync("tests/unit/fixtures/apprise-urls.json", "utf8")) as { rows: Row[] };
+  const mapped = rows.filter((r) => r.watch.config);
+  const refused = rows.filter((r) => r.watch.refuse);
+
+  it("cover each of the six channels, mapped and refused", () => {
+    for (const type of ["apprise", "mattermost", "matrix", "pushover", "gotify", "googlechat"]) {
+      expect(mapped.some((r) => r.channel === type)).toBe(true);
+      expect(refused.some((r) => r.channel === type)).toBe(true);
+    }
+  });
+
+  it.each(mapped.map((r) => [r.url, r.watch.config!] as const))("%s maps as Apprise sends it", (url, config) => {
+    expect(parseApprise(url)).toEqual(config);
+    const channel = channelOf(config.type)!;
+    // The test URLs name localhost and plain http: what an operator's WEBHOOK_ALLOW_PRIVATE permits.
+    expect(() => channel.check(channel.schema.parse(config), { allowPrivate: true })).not.toThrow();
+  });
+
+  /**
+   * What a URL may hold that is a secret: its credentials, its path, its token, key and target values, its fragment
+   * (but words that name the URL's own parts, which the reasons use too: a password that is "password").
+   */
+  const NAMES = new Set(["password", "matrix"]);
+  const secretsOf = (url: string) => {
+    const [, rest = ""] = url.split("://");
+    const [authority = "", ...path] = rest.split(/[?#]/)[0]!.split("/");
+    const userinfo = authority.includes("@") ? authority.slice(0, authority.lastIndexOf("@")).split(":") : [];
+    const query = [...new URLSearchParams(rest.split("?")[1]?.split("#")[0] ?? "")]
+      .filter(([k]) => ["token", "key", "to"].includes(k.toLowerCase()))
+      .flatMap(([, v]) => v.split(/[\s,]+/));
+    const hash = rest.includes("#") ? rest.slice(rest.indexOf("#") + 1).split(/[/?]/) : [];
+    return [...userinfo, ...path, ...query, ...hash].filter((p) => p.length >= 6 && !NAMES.has(p));
+  };
+
+  it.each(refused.map((r) => [r.url, r.watch.refuse!] as const))("%s is refused: %s", (url, reason) => {
+    expect(() => parseApprise(url)).toThrow(reason);
+    for (const secret of secretsOf(url)) expect(reason).not.toContain(secret);
+  });
 });
 
 describe("secrets", () => {
@@ -135,8 +214,26 @@ describe("secrets", () => {
     expect(() => parseNotifications([{ type: "ntfy", url: "https://ntfy.sh/" }])).toThrow(
       "ntfy url must end in a topic",
     );
+    expect(() =>
+      parseNotifications([
+        {
+          type: "matrix",
+          homeserver: "https://webhooks.t2bot.io",
+          access_token: "syt_abcdefgh",
+          room: "!room:example.org",
+        },
+      ]),
+    ).toThrow("matrix homeserver is t2bot's webhook bridge");
+    expect(() =>
+      parseNotifications([
+        { type: "matrix", homeserver: "https://m.example.org", access_token: "syt_abcdefgh", room: "#a:b" },
+      ]),
+    ).toThrow("not an alias");
+    expect(() => parseNotifications([{ type: "pushover", token: "short", user: "u".repeat(30) }])).toThrow(
+      "pushover token must be 30 letters and digits",
+    );
     expect(() => parseNotifications([{ type: "sms", to: "1" }])).toThrow(
-      "Invalid notification: type must be one of 'email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'ntfy'",
+      "Invalid notification: type must be one of 'email', 'webhook', 'slack', 'discord', 'teams', 'telegram', 'ntfy', 'mattermost', 'googlechat', 'matrix', 'pushover', 'gotify', 'apprise'",
     );
   });
 });
@@ -164,6 +261,13 @@ describe("a secret typed by hand is never echoed", () => {
     "SECRET not a url at all",
     "workflows://host/SECRETid",
     "slack://[SECRET",
+    "matrixs://user:SECRETpassword@matrix.example.org/!room:example.org",
+    "matrixs://SECRETtoken@matrix.example.org/#alias:example.org",
+    "pover://SECRETuserkeySECRETuserkey1234@SECRETapptokenSECRETapptoken12/DEVICE",
+    "apprises://user:SECRET@apprise.example.com/SECRETkey",
+    "mmosts://chat.example.com/SECRETtoken?mode=bot",
+    "gchat://workspace/SECRETkey",
+    "gotifys://push.example.com",
   ];
 
   it.each(REFUSED)("by the Apprise parser: %s", (url) => {

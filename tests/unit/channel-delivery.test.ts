@@ -1,17 +1,21 @@
 /**
- * Slack, Discord, Teams, Telegram and ntfy delivered to loopback stubs that answer as the services do: the payload each
- * receives, a send record per attempt (the channel's type, the recipient redacted), retries on 500 and on 429 with the
- * service's wait honoured, exactly once per attempt, a follower's own channel, and a test send.
+ * Every chat and push channel delivered to loopback stubs that answer as the services do (Mattermost, Google Chat,
+ * Matrix, Pushover, Gotify and the Apprise API to ../helpers/stubs/services.ts, which checks their wire formats): the
+ * payload each receives, a send record per attempt (the channel's type, the recipient redacted), retries on 500 and
+ * on 429 with the service's wait honoured, exactly once per attempt, a follower's own channel, and a test send.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStub, type StubReply, type StubRequest } from "../helpers/stubs/http";
+import { CHAT_SECRETS, startChatServices, type ChatService } from "../helpers/stubs/services";
 
 // The service reads its configuration once, at its first import: the stubs first, then the service.
 let reply: (req: StubRequest) => StubReply = () => ({ status: 200, text: "ok" });
 const service = await startStub((req) => reply(req));
+const services = await startChatServices();
 Object.assign(process.env, {
   WEBHOOK_ALLOW_PRIVATE: "1",
   TELEGRAM_API_URL: `${service.url}/telegram`,
+  PUSHOVER_API_URL: `${services.url}/pushover`,
   APP_URL: "https://watch.example.com",
 });
 
@@ -39,6 +43,30 @@ const CONFIGS = () => ({
 });
 type ChatType = keyof ReturnType<typeof CONFIGS>;
 const TYPES = Object.keys(CONFIGS()) as ChatType[];
+/** The channels whose services ../helpers/stubs/services.ts plays, as an owner would configure them. */
+const SERVICE_CONFIGS = (): Record<ChatService, Record<string, string>> => ({
+  mattermost: { url: `${services.url}/mattermost/hooks/${CHAT_SECRETS.mattermost}`, channel: "alerts" },
+  googlechat: {
+    url: `${services.url}/googlechat/v1/spaces/AAAA/messages?key=${CHAT_SECRETS.googlechat.key}&token=${CHAT_SECRETS.googlechat.token}`,
+    thread_key: "watch",
+  },
+  matrix: { homeserver: `${services.url}/matrix`, access_token: CHAT_SECRETS.matrix, room: "!room:example.org" },
+  pushover: { ...CHAT_SECRETS.pushover },
+  gotify: { url: `${services.url}/gotify/`, token: CHAT_SECRETS.gotify, priority: "high" },
+  apprise: { url: `${services.url}/apprise/notify/${CHAT_SECRETS.apprise}`, tags: "alerts, phone" },
+});
+const SERVICES = Object.keys(SERVICE_CONFIGS()) as ChatService[];
+/** Every secret the configs above hold, to be found in no send record. */
+const SECRETS = [
+  CHAT_SECRETS.mattermost,
+  CHAT_SECRETS.googlechat.key,
+  CHAT_SECRETS.googlechat.token,
+  CHAT_SECRETS.matrix,
+  CHAT_SECRETS.pushover.token,
+  CHAT_SECRETS.pushover.user,
+  CHAT_SECRETS.gotify,
+  CHAT_SECRETS.apprise,
+];
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -52,7 +80,12 @@ beforeAll(async () => {
       condition_description: "Apple announced the date",
       state: "active",
       is_public: true,
-      notifications: { create: TYPES.map((type) => ({ type, config: CONFIGS()[type] })) },
+      notifications: {
+        create: [
+          ...TYPES.map((type) => ({ type, config: CONFIGS()[type] })),
+          ...SERVICES.map((type) => ({ type, config: SERVICE_CONFIGS()[type] })),
+        ],
+      },
     },
   });
   taskId = task.id;
@@ -72,6 +105,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service.close();
+  await services.close();
   await database?.close();
 });
 
@@ -134,6 +168,152 @@ describe("each channel's delivery", () => {
     const before = service.requests.length;
     expect(await deliveryOf("slack")!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
     expect(service.requests.length).toBe(before);
+  });
+});
+
+describe("the services added with the Apprise relay", () => {
+  it.each(SERVICES)("%s: accepted by a stub of the service, one send record with no secret in it", async (type) => {
+    const before = services.delivered(type).length;
+    expect(await deliveryOf(type)!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
+    expect(services.delivered(type)).toHaveLength(before + 1);
+    const { body, request } = services.delivered(type).at(-1)!;
+    expect(request.headers["content-type"]).toBe("application/json");
+    const json = JSON.stringify(body);
+    expect(json).not.toContain("https://evil.example");
+    expect(json).toContain(`https://watch.example.com/w/${taskId}`);
+    switch (type) {
+      case "mattermost":
+        expect(body).toMatchObject({ channel: "alerts" });
+        expect(body.text).toContain("#### Condition met: iPhone 18 release date");
+        expect(body.text).toContain("@\u2060everyone");
+        break;
+      case "googlechat":
+        expect(request.url).toContain("messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD");
+        expect(body).toMatchObject({ text: "Condition met: iPhone 18 release date", thread: { threadKey: "watch" } });
+        expect(json).toContain("&lt;b&gt;now&lt;/b&gt;");
+        break;
+      case "matrix":
+        expect(request.method).toBe("PUT");
+        expect(request.url).toMatch(
+          /^\/matrix\/_matrix\/client\/v3\/rooms\/!room%3Aexample\.org\/send\/m\.room\.message\/watch\./,
+        );
+        expect(body).toMatchObject({ msgtype: "m.text", format: "org.matrix.custom.html", "m.mentions": {} });
+        break;
+      case "pushover":
+        expect(request.url).toBe("/pushover/1/messages.json");
+        expect(body).toMatchObject({
+          html: 1,
+          title: "Condition met: iPhone 18 release date",
+          url_title: "Open the watch",
+        });
+        expect(body.message).toContain("Confidence: 92%");
+        break;
+      case "gotify":
+        expect(request.url).toBe("/gotify/message");
+        expect(body).toMatchObject({ priority: 8, extras: { "client::display": { contentType: "text/markdown" } } });
+        break;
+      case "apprise":
+        expect(body).toMatchObject({ format: "markdown", type: "success", tag: "alerts, phone" });
+        break;
+    }
+    const [record] = await sends(type);
+    expect(record).toMatchObject({ status: "sent", event: "task.condition_met", attempt: 1, user_id: ownerId });
+    for (const secret of SECRETS) expect(record!.recipient).not.toContain(secret);
+  });
+
+  /** A workflow step that runs steps at once and records the waits. */
+  const fakeStep = () => {
+    const sleeps: [string, number][] = [];
+    return {
+      sleeps,
+      step: {
+        run: <T>(_id: string, fn: () => Promise<T>) => fn(),
+        sleep: async (id: string, ms: number) => void sleeps.push([id, ms]),
+        send: async () => undefined,
+      },
+    };
+  };
+
+  it.each(SERVICES)("%s: a 503 is tried again and the next attempt is delivered", async (type) => {
+    services.failNext(type, { status: 503, text: "unavailable" });
+    const { step, sleeps } = fakeStep();
+    const outcome = await channelDelivery(step, type, executionId, { event: "task.run_recovered" });
+    expect(outcome).toEqual({ attempts: 2, status: "sent" });
+    expect(sleeps).toEqual([[`${type}-retry-1`, 60_000]]);
+    const records = (await sends(type)).filter((s) => s.event === "task.run_recovered");
+    expect(records.map((r) => [r.attempt, r.status])).toEqual([
+      [1, "failed"],
+      [2, "sent"],
+    ]);
+  });
+
+  it("a 429 waits as the service says: Matrix's retry_after_ms, the others' Retry-After", async () => {
+    const waits: Record<string, number> = {};
+    for (const type of SERVICES) {
+      services.failNext(
+        type,
+        type === "matrix"
+          ? { status: 429, json: { errcode: "M_LIMIT_EXCEEDED", error: "Too many requests", retry_after_ms: 2500 } }
+          : { status: 429, text: "slow down", headers: { "retry-after": "9" } },
+      );
+      const { step, sleeps } = fakeStep();
+      const outcome = await channelDelivery(step, type, executionId, {
+        event: "task.condition_retracted",
+        retracted_execution_id: executionId,
+      });
+      expect(outcome).toEqual({ attempts: 2, status: "sent" });
+      waits[type] = sleeps[0]![1];
+    }
+    expect(waits).toEqual({
+      mattermost: 9_000,
+      googlechat: 9_000,
+      matrix: 2_500,
+      pushover: 9_000,
+      gotify: 9_000,
+      apprise: 9_000,
+    });
+  });
+
+  it("a message a homeserver already has is not shown twice: every attempt carries the same transaction id", async () => {
+    // The first attempt arrived, but its answer was lost (a 502 from a proxy in front of the homeserver).
+    const before = services.delivered("matrix").length;
+    const txns = () =>
+      services.requests.filter((r) => r.url.startsWith("/matrix/")).map((r) => r.url.split("/").at(-1));
+    const seen = txns().length;
+    const { step } = fakeStep();
+    expect(
+      await channelDelivery(step, "matrix", executionId, { event: "task.run_failed", consecutive_failures: 2 }),
+    ).toEqual({
+      attempts: 1,
+      status: "sent",
+    });
+    services.failNext("matrix", { status: 502, text: "Bad Gateway" });
+    // A redelivery of the same notice (a new attempt number, the same message) to a homeserver that has it.
+    expect(
+      await deliveryOf("matrix")!.deliver(executionId, { event: "task.run_failed", consecutive_failures: 2 }, 5),
+    ).toMatchObject({ status: "failed" });
+    expect(
+      await deliveryOf("matrix")!.deliver(executionId, { event: "task.run_failed", consecutive_failures: 2 }, 6),
+    ).toMatchObject({ status: "sent" });
+    const ids = txns().slice(seen);
+    expect(new Set(ids).size).toBe(1);
+    expect(services.delivered("matrix")).toHaveLength(before + 1);
+  });
+
+  it("Pushover's refusal of a key is not tried again; an Apprise API without the key's configuration is", async () => {
+    services.failNext("pushover", {
+      status: 400,
+      json: { user: "invalid", errors: ["user identifier is invalid"], status: 0, request: "r" },
+    });
+    expect(await deliveryOf("pushover")!.deliver(executionId, met, 7)).toMatchObject({
+      status: "failed",
+      retry: false,
+    });
+    services.failNext("apprise", { status: 204, text: "" });
+    const outcome = await deliveryOf("apprise")!.deliver(executionId, met, 2);
+    expect(outcome).toMatchObject({ status: "failed", retry: true });
+    const [record] = (await sends("apprise")).filter((r) => r.attempt === 2 && r.event === "task.condition_met");
+    expect(record!.error_message).toBe("HTTP 204: the Apprise API has no configuration for this key");
   });
 });
 

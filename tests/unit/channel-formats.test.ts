@@ -7,10 +7,16 @@
 import MarkdownIt from "markdown-it";
 import { parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
+import { apprisePayload, escapeApprise } from "@/channels/apprise/payload";
 import { discordPayload, escapeDiscord } from "@/channels/discord/payload";
+import { escapeGoogleChat, googleChatPayload } from "@/channels/googlechat/payload";
+import { escapeGotify, gotifyPayload } from "@/channels/gotify/payload";
 import { afterEntities, cutOnWord, fitText, utf8Bytes } from "@/channels/kit/fit";
-import { chatMessage, inert } from "@/channels/kit/message";
+import { chatMessage, inert, type ChatMessage } from "@/channels/kit/message";
+import { escapeMatrix, matrixContent } from "@/channels/matrix/payload";
+import { escapeMattermost, mattermostText, POST_MAX } from "@/channels/mattermost/payload";
 import { escapeNtfy, ntfyPayload, topicOf } from "@/channels/ntfy/payload";
+import { escapePushover, pushoverPayload } from "@/channels/pushover/payload";
 import { escapeSlack, slackPayload } from "@/channels/slack/payload";
 import { escapeTeams, teamsPayload } from "@/channels/teams/payload";
 import { escapeTelegram, telegramPayload } from "@/channels/telegram/payload";
@@ -57,6 +63,36 @@ const NO_EVIL = (text: string) => {
   expect(text).not.toMatch(/https?:\/\/evil/i);
   expect(text).not.toMatch(/(?<!\[)evil\.example/i);
 };
+/** No mention in any service's syntax: @everyone, @here, @channel, @all, @room, @someone, ~channel, <users/all>. */
+const NO_MENTION = (text: string) => {
+  expect(text).not.toMatch(/@(everyone|here|durov|channel|all|room)\b/);
+  expect(text).not.toMatch(/<users\//);
+};
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+const markdown = new MarkdownIt({ linkify: false });
+const decoded = (href: string) => decodeURIComponent(href.replace(/&amp;/g, "&"));
+/** The links a markdown renderer makes of the text (raw HTML shown as text, as the services do). */
+const markdownLinks = (text: string) =>
+  [...markdown.render(text).matchAll(/<a href="([^"]*)"/g)].map((x) => decoded(x[1]!));
+type HtmlNode = { nodeName: string; attrs?: { name: string; value: string }[]; childNodes?: unknown[] };
+/** The elements and links of an HTML fragment, as a browser (or a chat client's HTML reader) parses it. */
+const htmlOf = (html: string) => {
+  const tags = new Set<string>();
+  const hrefs: string[] = [];
+  const walk = (node: HtmlNode) => {
+    if (!node.nodeName.startsWith("#")) tags.add(node.nodeName);
+    if (node.nodeName === "a") hrefs.push(decodeURIComponent(node.attrs!.find((a) => a.name === "href")!.value));
+    for (const child of node.childNodes ?? []) walk(child as HtmlNode);
+  };
+  walk(parseFragment(html.replace(/\n/g, "<br>")) as unknown as HtmlNode);
+  return { tags, hrefs };
+};
+/** The card text of a Google Chat message (its formatted text widgets). */
+const cardTexts = (p: ReturnType<typeof googleChatPayload>) =>
+  p.cardsV2[0]!.card.sections.flatMap((s) =>
+    s.widgets.flatMap((w) => ("textParagraph" in w ? [w.textParagraph.text] : [])),
+  );
 
 describe("the message every format renders", () => {
   it("cuts the answer at 1,000 characters on a word, keeps http(s) sources only, at most three", () => {
@@ -173,6 +209,118 @@ describe.each(HOSTILE)("hostile text (%s)", (_name, answer) => {
   });
 });
 
+describe.each(HOSTILE)("hostile text (%s), the formats added with the Apprise relay", (_name, answer) => {
+  const m = message(answer);
+
+  it("Mattermost: markdown that mentions no one and links only to the sources and the watch, within a post", () => {
+    const text = mattermostText(m);
+    expect([...text].length).toBeLessThanOrEqual(POST_MAX);
+    for (const l of markdownLinks(text)) expect([...ALLOWED]).toContain(l);
+    NO_MENTION(text);
+    expect(text).not.toMatch(/(^|\s)~[a-z]/); // a ~channel link
+    expect(text).not.toMatch(/(^|\s)#[a-z]/i); // a #hashtag search
+    NO_EVIL(text);
+  });
+
+  it("Google Chat: a card whose HTML has our tags only and links to the sources, a preview text with no markup", () => {
+    const p = googleChatPayload(m);
+    expect(bytes(p)).toBeLessThanOrEqual(32_000);
+    for (const t of cardTexts(p)) {
+      const { tags, hrefs } = htmlOf(t);
+      for (const tag of tags) expect(["b", "br", "a"]).toContain(tag);
+      for (const h of hrefs) expect(ALLOWED.has(h)).toBe(true);
+      expect(t).not.toMatch(/<users\//); // Google Chat's only mention: "@all" is text there
+      NO_EVIL(t);
+    }
+    expect(p.text).not.toMatch(/<(users|https?:)/);
+    expect(p.text).not.toMatch(/```/);
+    NO_EVIL(p.text);
+    expect(p.cardsV2[0]!.card.sections.at(-1)!.widgets[0]).toEqual({
+      buttonList: { buttons: [{ text: "Open the watch", onClick: { openLink: { url: WATCH } } }] },
+    });
+  });
+
+  it("Matrix: HTML with allowed tags only, links to the sources and the watch, no mention, within an event", () => {
+    const c = matrixContent(m);
+    expect(c).toMatchObject({ msgtype: "m.text", format: "org.matrix.custom.html", "m.mentions": {} });
+    expect(bytes(c)).toBeLessThanOrEqual(60_000);
+    const { tags, hrefs } = htmlOf(c.formatted_body);
+    for (const tag of tags) expect(["p", "b", "br", "a", "ul", "li"]).toContain(tag);
+    for (const h of hrefs) expect(ALLOWED.has(h)).toBe(true);
+    for (const text of [c.body, c.formatted_body]) {
+      NO_MENTION(text);
+      NO_EVIL(text);
+    }
+  });
+
+  it("Pushover: HTML with bold and links only, within 1,024 characters, title 250, URL 512", () => {
+    const p = pushoverPayload(m, "a".repeat(30), "u".repeat(30));
+    expect(p.message.length).toBeLessThanOrEqual(1024);
+    expect(p.title.length).toBeLessThanOrEqual(250);
+    expect(p).toMatchObject({ html: 1, url: WATCH, url_title: "Open the watch" });
+    const { tags, hrefs } = htmlOf(p.message);
+    for (const tag of tags) expect(["b", "br", "a"]).toContain(tag);
+    for (const h of hrefs) expect(ALLOWED.has(h)).toBe(true);
+    NO_EVIL(p.message);
+    NO_EVIL(p.title);
+  });
+
+  it("Gotify: markdown that links only to the sources, the click to the watch, within its caps", () => {
+    const p = gotifyPayload(m, "high");
+    expect(p.message.length).toBeLessThanOrEqual(4000);
+    expect(p.title.length).toBeLessThanOrEqual(250);
+    expect(p.priority).toBe(8);
+    expect(p.extras).toEqual({
+      "client::display": { contentType: "text/markdown" },
+      "client::notification": { click: { url: WATCH } },
+    });
+    for (const l of markdownLinks(p.message)) expect(ALLOWED.has(l)).toBe(true);
+    NO_EVIL(p.message);
+    NO_EVIL(p.title);
+  });
+
+  it("Apprise API: markdown with no link, HTML or mention of its own, the kind of notice as Apprise's type", () => {
+    const p = apprisePayload(m, "alerts, phone");
+    expect(p).toMatchObject({ format: "markdown", type: "success", tag: "alerts, phone" });
+    expect(p.body.length).toBeLessThanOrEqual(4000);
+    expect(p.title.length).toBeLessThanOrEqual(250);
+    for (const text of [p.title, p.body]) {
+      for (const l of markdownLinks(text)) expect(ALLOWED.has(l)).toBe(true);
+      expect(new MarkdownIt({ html: true }).render(text)).not.toMatch(/<(?!\/?(p|strong|a|ul|li)\b)[a-z]/);
+      NO_MENTION(text);
+      NO_EVIL(text);
+    }
+  });
+});
+
+describe("long source URLs: whole links while they fit, else shown by their site, never at the answer's cost", () => {
+  const long = (i: number) => `https://site${i}.example.org/${"x".repeat(10_000)}`;
+  const m: ChatMessage = chatMessage({
+    kind: "met",
+    title: "Found",
+    watch: "Watch",
+    answer: "word ".repeat(250).trim(),
+    confidence: 0.9,
+    sources: [1, 2, 3].map((i) => ({ url: long(i), title: `Source ${i}` })),
+    url: WATCH,
+  });
+
+  it.each([
+    ["Mattermost", () => mattermostText(m)],
+    ["Matrix", () => matrixContent(m).formatted_body],
+    ["Pushover", () => pushoverPayload(m, "a".repeat(30), "u".repeat(30)).message],
+    ["Gotify", () => gotifyPayload(m, "normal").message],
+    ["Apprise API", () => apprisePayload(m).body],
+    ["Google Chat", () => JSON.stringify(googleChatPayload(m))],
+  ])("%s", (_name, build) => {
+    const text = build();
+    expect(text).toContain("word word word");
+    // Each source is its whole link or its site: never a link cut short.
+    for (const run of text.match(/x+/g) ?? []) expect([1, 10_000]).toContain(run.length);
+    for (const i of [1, 2, 3]) expect(text.includes(long(i)) || text.includes(`site${i}.example.org`)).toBe(true);
+  });
+});
+
 describe("each format's one escaping function", () => {
   it.each([
     ["slack", escapeSlack, "<!channel> & <@1>", "&lt;!channel&gt; &amp; &lt;@1&gt;"],
@@ -180,6 +328,17 @@ describe("each format's one escaping function", () => {
     ["teams", escapeTeams, "[a](b) <at>", "\\[a\\]\\(b\\) &lt;at&gt;"],
     ["telegram", escapeTelegram, '<b>"&"</b> @x', "&lt;b&gt;&quot;&amp;&quot;&lt;/b&gt; @\u2060x"],
     ["ntfy", escapeNtfy, "[a](b) ![i](c)", "\\[a\\]\\(b\\) \\!\\[i\\]\\(c\\)"],
+    ["mattermost", escapeMattermost, "[a](b) @all ~town #tag", "\\[a\\]\\(b\\) @\u2060all \\~\u2060town \\#\u2060tag"],
+    [
+      "matrix",
+      escapeMatrix,
+      `<a href="x">@room</a> '&'`,
+      "&lt;a href=&quot;x&quot;&gt;@\u2060room&lt;/a&gt; &#39;&amp;&#39;",
+    ],
+    ["pushover", escapePushover, '<a href="x">&</a>', "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"],
+    ["gotify", escapeGotify, "[a](b) <b>", "\\[a\\]\\(b\\) \\<b\\>"],
+    ["googlechat", escapeGoogleChat, "<users/all> <a href=x>", "&lt;users/all&gt; &lt;a href=x&gt;"],
+    ["apprise", escapeApprise, "[a](b) <!channel> @everyone", "\\[a\\]\\(b\\) &lt;\\!channel&gt; @\u2060everyone"],
   ])("%s", (_f, escape, raw, escaped) => expect(escape(raw)).toBe(escaped));
 
   it("ntfy publishes to the server root with the topic in the body", () => {
@@ -200,19 +359,7 @@ describe("a source URL is one link in every format", () => {
     'https://news.example.org/a" href="https://evil.example/steal',
     "https://news.example.org/a https://evil.example/steal",
   ];
-  const markdown = new MarkdownIt({ linkify: false });
-  const decoded = (href: string) => decodeURIComponent(href.replace(/&amp;/g, "&"));
-  const markdownLinks = (text: string) =>
-    [...markdown.render(text).matchAll(/<a href="([^"]*)"/g)].map((x) => decoded(x[1]!));
-  const htmlLinks = (html: string) => {
-    const hrefs: string[] = [];
-    const walk = (node: { nodeName: string; attrs?: { name: string; value: string }[]; childNodes?: unknown[] }) => {
-      if (node.nodeName === "a") hrefs.push(decodeURIComponent(node.attrs!.find((a) => a.name === "href")!.value));
-      for (const child of node.childNodes ?? []) walk(child as typeof node);
-    };
-    walk(parseFragment(html.replace(/\n/g, "<br>")) as unknown as Parameters<typeof walk>[0]);
-    return hrefs;
-  };
+  const htmlLinks = (html: string) => htmlOf(html).hrefs;
   const messageWith = (url: string) =>
     chatMessage({
       kind: "met",
@@ -234,6 +381,12 @@ describe("a source URL is one link in every format", () => {
     const slack = JSON.stringify(slackPayload(m).blocks);
     expect([...slack.matchAll(/<([^|>]+)\|/g)].map((x) => decoded(x[1]!))).toEqual([url]);
     expect(htmlLinks(telegramPayload(m, "-1").text)).toEqual([url, WATCH]);
+    expect(markdownLinks(mattermostText(m))).toEqual([url, WATCH]);
+    expect(htmlLinks(matrixContent(m).formatted_body)).toEqual([url, WATCH]);
+    expect(htmlLinks(pushoverPayload(m, "a".repeat(30), "u".repeat(30)).message)).toEqual([url]);
+    expect(markdownLinks(gotifyPayload(m, "normal").message)).toEqual([url]);
+    expect(markdownLinks(apprisePayload(m).body)).toEqual([url, WATCH]);
+    expect(cardTexts(googleChatPayload(m)).flatMap(htmlLinks)).toEqual([url]);
     // The answer that quotes it links nowhere either: such a URL is defanged in text like any other.
     expect(m.answer).not.toContain("https://");
   });

@@ -135,15 +135,30 @@ export function ChannelEditor({
                   {f.label}
                   {f.optional ? <span className="muted"> (optional)</span> : null}
                 </label>
-                <input
-                  id={`${idPrefix}channel-${f.name}`}
-                  type={f.kind === "url" ? "url" : "text"}
-                  value={fields[f.name] ?? ""}
-                  placeholder={f.placeholder}
-                  autoComplete="off"
-                  spellCheck={false}
-                  onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
-                />
+                {f.kind === "choice" && f.choices ? (
+                  <select
+                    id={`${idPrefix}channel-${f.name}`}
+                    value={fields[f.name] ?? ""}
+                    onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
+                  >
+                    <option value="">{f.optional ? "Default" : "Choose…"}</option>
+                    {f.choices.map((choice) => (
+                      <option key={choice} value={choice}>
+                        {choice}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    id={`${idPrefix}channel-${f.name}`}
+                    type={f.kind === "url" ? "url" : "text"}
+                    value={fields[f.name] ?? ""}
+                    placeholder={f.placeholder}
+                    autoComplete="off"
+                    spellCheck={false}
+                    onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
+                  />
+                )}
               </div>
             ))}
             <div className="field">

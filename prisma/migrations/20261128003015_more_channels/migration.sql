@@ -1,0 +1,14 @@
+-- AlterEnum
+-- This migration adds more than one value to an enum.
+-- With PostgreSQL versions 11 and earlier, this is not possible
+-- in a single migration. This can be worked around by creating
+-- multiple migrations, each migration adding only one value to
+-- the enum.
+
+
+ALTER TYPE "NotificationType" ADD VALUE 'mattermost';
+ALTER TYPE "NotificationType" ADD VALUE 'googlechat';
+ALTER TYPE "NotificationType" ADD VALUE 'matrix';
+ALTER TYPE "NotificationType" ADD VALUE 'pushover';
+ALTER TYPE "NotificationType" ADD VALUE 'gotify';
+ALTER TYPE "NotificationType" ADD VALUE 'apprise';
