@@ -107,7 +107,7 @@ export async function attemptDelivery<T extends { user: User; audience: string }
     recipient: a.recipient(target),
     attempt: a.attempt,
   });
-  if ("existing" in claim) return { status: claim.existing.status, retry: false };
+  if ("existing" in claim) return { status: claim.existing.status, retry: false, claimed: true };
   const sent = await a.send(d, target);
   await settleAttempt(claim.id, sent.status, sent.error);
   return {

@@ -25,6 +25,8 @@ export type DeliveryOutcome = {
   retryAt?: string | null;
   /** The service asked to wait this long before the next attempt (a 429's Retry-After). */
   retryAfterMs?: number;
+  /** The attempt was claimed already (by an earlier run of the step, or a concurrent redelivery): nothing was sent. */
+  claimed?: boolean;
 };
 /** When a notice may go: now, after the recipient's quiet hours, in their daily digest, or not at all. */
 export type DeliveryPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };

@@ -26,7 +26,13 @@ import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../render/markdown";
 
-type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
+type Sent = {
+  status: "sent" | "failed" | "skipped";
+  error: string | null;
+  retryAt?: string | null;
+  /** The attempt was claimed already: nothing was sent now. */
+  claimed?: boolean;
+};
 type Message = {
   subject: string;
   react: React.ReactElement;
@@ -63,7 +69,12 @@ export async function sendRecorded(
     env.RESEND_API_KEY ? { skipped: held ?? undefined } : { failed: NOT_CONFIGURED },
   );
   if ("existing" in claim)
-    return { status: claim.existing.status, error: claim.existing.error_message, retryAt: claim.retryAt };
+    return {
+      status: claim.existing.status,
+      error: claim.existing.error_message,
+      retryAt: claim.retryAt,
+      claimed: true,
+    };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
   if (claim.blocked) return { status: "skipped", error: claim.blocked, retryAt: claim.retryAt };
   let outcome: Sent;
@@ -216,7 +227,7 @@ export async function deliverEmail(
     target.verify && target.user ? () => unverifiedReason(target.user!, d.task, target.address) : undefined,
   );
   const retryAt = forFollowers(notice.event) && sent.status === "skipped" ? (sent.retryAt ?? null) : null;
-  return { status: sent.status, retry: false, retryAt };
+  return { status: sent.status, retry: false, retryAt, claimed: sent.claimed };
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */

@@ -98,9 +98,9 @@ async function post(user: User, config: Endpoint, msgId: string, payload: unknow
 }
 
 /** Where a run's notice goes by webhook: the watch's own channel, or a confirmed follower's (signed with their secret). */
-export type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
+type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
 
-export async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
+async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
   const target = await channelTarget<Endpoint & { type: string }>(d, "webhook", followId);
   return target && { ...target, endpoint: target.config, publicView: target.audience !== "owner" };
 }
@@ -123,7 +123,7 @@ export const deliverWebhook = (
   });
 
 /** A run's notice, posted to a target (the caller claims and settles the attempt). */
-export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
+const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
   post(
     target.user,
     target.endpoint,

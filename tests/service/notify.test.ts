@@ -165,3 +165,87 @@ describe("test notifications", () => {
     expect((await api("POST", `/api/v1/tasks/${bare.id}/notifications/test`, { type: "email" })).status).toBe(400);
   });
 });
+
+describe("redelivery on any channel", () => {
+  /** A paused watch on `channels`, run once: its finding's send record on each channel, once all have settled. */
+  async function notified(query: string, channels: unknown[]) {
+    const t = (await api("POST", "/api/v1/tasks", { search_query: query, state: "paused", notifications: channels }))
+      .body;
+    expect((await api("POST", `/api/v1/tasks/${t.id}/execute`)).status).toBe(200);
+    const sends = await waitFor("a settled send on every channel", async () => {
+      const p = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&event=task.condition_met`)).body;
+      return settledSends(p, channels.length) && p.sends;
+    });
+    const on = (type: string) => sends.find((s: { notification_type: string }) => s.notification_type === type);
+    return { id: t.id as string, on };
+  }
+
+  it("sends a chat channel's notice again as a new attempt, and an email's under the email rules", async () => {
+    app.stubs.receiver.reply("/ntfy-again", () => ({ status: 400, text: "no such topic" }));
+    const { id, on } = await notified("redeliver a push", [
+      { type: "ntfy", url: `${app.stubs.receiver.url}/ntfy-again/watch-topic`, token: "tk_redeliverSECRET" },
+      { type: "email", address: "test@localhost" },
+    ]);
+    const failed = on("ntfy");
+    expect(failed).toMatchObject({
+      status: "failed",
+      failure: "refused",
+      attempt: 1,
+      error_message: "HTTP 400: no such topic",
+    });
+    // Retried in a minute by the delivery workflow (whose attempt 2 then finds the redelivery's claim and stops).
+
+    app.stubs.receiver.reply("/ntfy-again", () => ({ json: { id: "msg1" } }));
+    const again = await api("POST", `/api/v1/notifications/sends/${failed.id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({
+      status: "sent",
+      attempt: 2,
+      failure: null,
+      event: "task.condition_met",
+      notification_type: "ntfy",
+      execution_id: failed.execution_id,
+      recipient: failed.recipient,
+    });
+    const pushed = app.stubs.receiver.to("/ntfy-again");
+    expect(pushed).toHaveLength(2);
+    expect(pushed[1]!.headers.authorization).toBe("Bearer tk_redeliverSECRET");
+    expect(JSON.parse(pushed[1]!.body)).toMatchObject({ topic: "watch-topic" });
+    const view = (await api("GET", `/api/v1/tasks/${id}`)).body;
+    expect(view.delivery_failed).toBe(false);
+    expect(view.delivery.find((d: { channel: string }) => d.channel === "ntfy")).toMatchObject({
+      state: "delivered",
+      attempts: 2,
+      send_id: again.body.id,
+    });
+
+    const mailed = app.stubs.resend.emails().filter((m) => m.to === "test@localhost").length;
+    const email = await api("POST", `/api/v1/notifications/sends/${on("email").id}/redeliver`);
+    expect(email.status).toBe(202);
+    expect(email.body).toMatchObject({ status: "sent", attempt: 2, notification_type: "email" });
+    expect(app.stubs.resend.emails().filter((m) => m.to === "test@localhost")).toHaveLength(mailed + 1);
+
+    // A channel removed since: nothing to send to.
+    expect((await api("PUT", `/api/v1/tasks/${id}`, { notifications: [] })).status).toBe(200);
+    expect((await api("POST", `/api/v1/notifications/sends/${failed.id}/redeliver`)).body).toEqual({
+      detail: "That ntfy (phone push) channel is no longer configured (or the follow ended)",
+    });
+  });
+
+  it("refuses test sends, and others' or unknown sends", async () => {
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "redeliver a test",
+        state: "paused",
+        notifications: [{ type: "webhook", url: `${app.stubs.receiver.url}/redeliver-test` }],
+      })
+    ).body;
+    await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "webhook" });
+    const [test] = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&event=task.test`)).body.sends;
+    const refused = await api("POST", `/api/v1/notifications/sends/${test.id}/redeliver`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ detail: "Only deliveries of a run can be redelivered, not test sends" });
+    const unknown = await api("POST", "/api/v1/notifications/sends/00000000-0000-4000-8000-000000000000/redeliver");
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: "Send not found" }]);
+  });
+});

@@ -31,9 +31,10 @@ export const notificationsRouter = router({
         method: "POST",
         path: "/api/v1/notifications/sends/{id}/redeliver",
         tags: ["notifications"],
-        summary: "Send a run's webhook again now (same webhook-id); answers the new attempt's record",
+        summary:
+          "Send a run's notice again now on the send's channel, any type (a webhook with the same webhook-id); answers the new attempt's record",
         errorResponses: {
-          400: "Only webhook deliveries can be redelivered",
+          400: "Only deliveries of a run can be redelivered, not test sends; or the channel is no longer configured",
           404: "Send not found",
           409: "Being redelivered already",
         },
