@@ -7,8 +7,8 @@
 import type { Channel } from "../../channels/kit/define";
 import type { Outcome } from "../../channels/kit/delivery";
 import { chatMessage, type ChatMessage, type MessageKind } from "../../channels/kit/message";
-import { redactedView } from "../../channels/kit/secrets";
-import { db, type NotificationType, type Task, type User } from "../db";
+import { mapSecrets, redactedView, redactSecret } from "../../channels/kit/secrets";
+import { db, type NotificationType, type User } from "../db";
 import { env } from "../env";
 import { executionView } from "../tasks/views";
 import { storedConfig } from "../tasks/notifications";
@@ -20,6 +20,7 @@ import {
   type ChannelDelivery,
   type Delivery,
   type DeliveryOutcome,
+  type TestSubject,
 } from "./deliveries";
 import type { Notice, SendEvent } from "./events";
 import { watchUrl } from "./links";
@@ -66,14 +67,14 @@ export async function noticeMessage(notice: Notice, d: Delivery): Promise<ChatMe
   });
 }
 
-export const testMessage = (task: Task) =>
+export const testMessage = (subject: TestSubject) =>
   chatMessage({
     kind: "test",
-    title: `Test notification for “${task.name}”`,
-    watch: task.name,
+    title: `Test notification for “${subject.name}”`,
+    watch: subject.name,
     answer: "This is a test. When the condition of this watch is met, a message like this one arrives here.",
     sources: [],
-    url: watchUrl(task),
+    url: subject.url,
   });
 
 /** Where a send record says it went: the channel's summary, secrets redacted by the channel's own rule. */
@@ -121,11 +122,31 @@ export async function attemptDelivery<T extends { user: User; audience: string }
 const settingsOf = (channel: Channel) =>
   Object.fromEntries(Object.keys(channel.settings ?? {}).map((name) => [name, env[name as keyof typeof env]]));
 
+/**
+ * An attempt's error with every secret of the config in it (or a secret URL's path) shown as reads show it: a service
+ * may echo what it was sent, and the error is recorded, shown in the history and answered to a test send.
+ */
+function withoutSecrets(channel: Channel, config: Record<string, unknown>, error: string | null) {
+  if (!error) return error;
+  let out = error;
+  mapSecrets(channel, config as { type: string }, (value) => {
+    const path = /^https?:\/\//i.test(value) ? value.replace(/^https?:\/\/[^/]+/i, "") : "";
+    for (const part of [value, path]) if (part.length > 4) out = out.split(part).join(redactSecret(part));
+    return value;
+  });
+  return out;
+}
+
 /** A chat or push channel's delivery: the request its folder describes, made by the transport. */
 export function chatDelivery(channel: Channel): ChannelDelivery {
   const type = channel.type as NotificationType;
-  const attempt = (message: ChatMessage, config: Record<string, unknown>) =>
-    send(channel.delivery!.request(message, config as never, settingsOf(channel)), channel.delivery!.read);
+  const attempt = async (message: ChatMessage, config: Record<string, unknown>) => {
+    const sent = await send(
+      channel.delivery!.request(message, config as never, settingsOf(channel)),
+      channel.delivery!.read,
+    );
+    return { ...sent, error: withoutSecrets(channel, config, sent.error) };
+  };
   return {
     retryDelaysMs: RETRY_DELAYS_MS,
     deliver: (executionId, notice, n, followId) =>
@@ -138,10 +159,10 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
         recipient: (t) => recipientOf(channel, t.config),
         send: async (d, t) => attempt(await noticeMessage(notice, d), t.config),
       }),
-    async test(user, task, config) {
+    async test(user, subject, config) {
       const claim = await claimAttempt({
         user_id: user.id,
-        task_id: task.id,
+        task_id: subject.task?.id ?? null,
         execution_id: null,
         event: "task.test",
         notification_type: type,
@@ -149,7 +170,7 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
         attempt: 1,
       });
       if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-      const sent = await attempt(testMessage(task), config);
+      const sent = await attempt(testMessage(subject), config);
       await settleAttempt(claim.id, sent.status, sent.error);
       return { status: sent.status, error: sent.error };
     },

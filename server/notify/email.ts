@@ -19,6 +19,7 @@ import {
   type Delivery,
   type DeliveryOutcome,
   type DeliveryPlan,
+  type TestSubject,
 } from "./deliveries";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
 import { defang } from "../../lib/defang";
@@ -93,7 +94,7 @@ export async function sendRecorded(
  */
 export async function unverifiedReason(
   user: User,
-  task: { id: string; name: string },
+  task: { id: string | null; name: string },
   address: string,
 ): Promise<string | null> {
   if (address.toLowerCase() === user.email.toLowerCase()) return null;
@@ -231,20 +232,24 @@ export async function deliverEmail(
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */
-export function sendTestEmail(
-  user: User,
-  task: { id: string; name: string; is_public: boolean },
-  address: string,
-): Promise<Sent> {
+export function sendTestEmail(user: User, subject: TestSubject, address: string): Promise<Sent> {
+  const task = subject.task ?? { id: null, name: subject.name };
   return sendRecorded(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "task.test", recipient: address },
     async () => ({
-      subject: `Test notification: ${task.name}`,
-      react: await notificationEmail(task, {
-        title: `Test notification for “${task.name}”`,
-        answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
-        evidence: "",
-        sources: [],
+      subject: `Test notification: ${subject.name}`,
+      react: WatchNotification({
+        watchName: subject.name,
+        ...rendered({
+          title: `Test notification for “${subject.name}”`,
+          answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
+          evidence: "",
+          sources: [],
+        }),
+        watchUrl: subject.url,
+        action: task.id
+          ? { label: "Pause this watch", url: await pauseUrl(task.id) }
+          : { label: "Delivery history", url: `${env.APP_URL}/dashboard/notifications` },
       }),
     }),
     () => unverifiedReason(user, task, address),

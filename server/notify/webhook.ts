@@ -11,7 +11,7 @@ import { attemptDelivery, channelTarget } from "./chat";
 import { TIMEOUT_MS } from "./transport";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
-import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome, type TestSubject } from "./deliveries";
 import { eventSuffix, type Notice, type WatchEvent } from "./events";
 import { watchUrl } from "./links";
 
@@ -132,10 +132,10 @@ const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
   );
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
-export async function sendTestWebhook(user: User, task: Task, config: Endpoint) {
+export async function sendTestWebhook(user: User, subject: TestSubject, config: Endpoint) {
   const sample = {
     id: "00000000-0000-0000-0000-000000000000",
-    task_id: task.id,
+    task_id: subject.task?.id ?? null,
     status: "success",
     started_at: new Date(),
     completed_at: new Date(),
@@ -143,12 +143,12 @@ export async function sendTestWebhook(user: User, task: Task, config: Endpoint) 
     condition_met: true,
     result: { condition_met: true, answer: "This is a test notification.", evidence: "", confidence: 1 },
     error_message: null,
-    notification: { title: `Test notification for “${task.name}”`, markdown: "This is a test notification." },
+    notification: { title: `Test notification for “${subject.name}”`, markdown: "This is a test notification." },
     grounding_sources: [],
   } as unknown as Execution;
   const claim = await claimAttempt({
     user_id: user.id,
-    task_id: task.id,
+    task_id: subject.task?.id ?? null,
     execution_id: null,
     event: "task.test",
     notification_type: "webhook",
@@ -156,7 +156,13 @@ export async function sendTestWebhook(user: User, task: Task, config: Endpoint) 
     attempt: 1,
   });
   if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-  const sent = await post(user, config, `msg_test_${claim.id}`, webhookPayload(task, sample, { event: "task.test" }));
+  // Without a watch, `data.task` is a sample of one, named as typed.
+  const task =
+    subject.task ??
+    ({ id: null, name: subject.name, search_query: "", condition_description: "", state: "active" } as unknown as Task);
+  const payload = webhookPayload(task, sample, { event: "task.test" });
+  payload.data.task.url = subject.url;
+  const sent = await post(user, config, `msg_test_${claim.id}`, payload);
   await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, error: sent.error };
 }
