@@ -25,6 +25,7 @@ import * as sends from "./cli/sends";
 import * as settings from "./cli/settings";
 import * as show from "./cli/show";
 import * as state from "./cli/state";
+import * as testNotify from "./cli/test-notify";
 import * as update from "./cli/update";
 import * as usage from "./cli/usage";
 import * as visibility from "./cli/visibility";
@@ -43,6 +44,7 @@ const COMMANDS: { register(cli: Cli): void }[] = [
   visibility,
   fork,
   sends,
+  testNotify,
   history,
   preview,
   follow,

@@ -49,6 +49,8 @@ export type UpdateTaskInput = Omit<
   "id"
 >;
 export type Settings = components["schemas"]["Settings"];
+/** How a test message went: `sent`, or `failed`/`skipped` with the failure's class and why. */
+export type TestSend = components["schemas"]["TestSend"];
 export type SettingsInput = NonNullable<
   paths["/api/v1/users/me/settings"]["patch"]["requestBody"]
 >["content"]["application/json"];
@@ -192,8 +194,18 @@ export function createClient(options: ClientOptions = {}) {
           offset?: number;
         } = {},
       ) => unwrap(api.GET("/api/v1/notifications/sends", { params: { query: filter } })),
-      /** Sends a run's webhook again now (same webhook-id); the new attempt's record. */
+      /** Sends a run's notice again now on the send's channel, any type (a webhook: same webhook-id); the new attempt's record. */
       redeliver: (sendId: string) => unwrap(api.POST("/api/v1/notifications/sends/{id}/redeliver", byId(sendId))),
+      /**
+       * Sends a test message to a channel before it is saved (validated as a save; 10 a minute). `taskId`: about that
+       * watch (yours, or one you follow), whose stored secrets a redacted one stands for; `name`: else the watch's name.
+       */
+      test: (notification: Notification, opts: { taskId?: string; name?: string } = {}) =>
+        unwrap(
+          api.POST("/api/v1/notifications/test", {
+            body: { notification, task_id: opts.taskId, name: opts.name },
+          }),
+        ),
     },
     apiKeys: {
       create: (name: string) => unwrap(api.POST("/auth/api-keys", { body: { name } })),

@@ -233,8 +233,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a run's webhook again now (same webhook-id); answers the new attempt's record */
+        /** Send a run's notice again now on the send's channel, any type (a webhook with the same webhook-id); answers the new attempt's record */
         post: operations["notifications-redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message to a channel config before saving it, validated as a save validates it; answers how the send went */
+        post: operations["notifications-test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1170,12 +1187,23 @@ export interface components {
             last_execution_id: string;
             retracted_at: string | null;
         };
+        TestSend: {
+            /**
+             * @description `sent`: the channel accepted it; `skipped`: held back (an address not confirmed yet, an email cap)
+             * @enum {string}
+             */
+            status: "sent" | "failed" | "skipped";
+            /** @description Why it did not arrive: `refused` (the destination said no: HTTP 4xx or a redirect, or it cannot be sent to as configured: an unconfirmed address, a private address), `unreachable` (HTTP 5xx, 408 or 429, a timeout, DNS, a refused connection), `internal` (Watch itself: no email key, an email cap, an attempt cut short); null when it arrived or is under way */
+            failure: ("refused" | "unreachable" | "internal") | null;
+            /** @description Why it was not sent (the destination's answer or Watch's reason); never a secret */
+            error_message: string | null;
+        };
         NotificationSend: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             user_id: string;
-            /** @description Null for a daily digest */
+            /** @description Null for a daily digest, and for a test of a channel no watch has */
             task_id: string | null;
             /** @description The run that triggered the send; null for a test send or an address verification */
             execution_id: string | null;
@@ -2730,11 +2758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "sent" | "failed" | "skipped";
-                        error_message: string | null;
-                    };
+                    "application/json": components["schemas"]["TestSend"];
                 };
             };
             /** @description Channel not configured */
@@ -3195,7 +3219,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationSend"];
                 };
             };
-            /** @description Only webhook deliveries can be redelivered */
+            /** @description Only deliveries of a run can be redelivered, not test sends; or the channel is no longer configured */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3268,6 +3292,137 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description EmailNotification, WebhookNotification, SlackNotification, DiscordNotification, TeamsNotification, TelegramNotification, NtfyNotification */
+                    notification: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Your watch, or a public watch you follow: the message is about it, and a secret sent redacted (as reads show it) stands for the one stored on its channel of that type (yours, for a follow)
+                     */
+                    task_id?: string;
+                    /** @description Without task_id: the watch's name as typed so far, for the message (default `New watch`) */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSend"];
+                };
+            };
+            /** @description Invalid notification config */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 test messages per minute per account, or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -41,7 +41,7 @@ export function register({ program, client, print }: Cli) {
     });
   sends
     .command("redeliver <id>")
-    .description("send a run's webhook again now (same webhook-id)")
+    .description("send a run's notice again now on its channel (a webhook: same webhook-id)")
     .action(async (id: string) => {
       const s = await client().notifications.redeliver(id);
       print(s, () => `Attempt ${s.attempt}: ${s.status}${s.error_message ? ` (${s.error_message})` : ""}\n`);

@@ -92,7 +92,7 @@ const SPECS: ToolSpec[] = [
   {
     name: "list_watches",
     description:
-      "List the user's watches, newest first, a page at a time with the total (each with its state, verdict and latest check); use it to answer what they are watching or to find a watch's id.",
+      "List the user's watches a page at a time with the total (each with its state, verdict and latest check), newest first or by `sort` (`attention` puts failing watches and unseen findings first), narrowed by words (`q`) or `state` (such as `met` or `failing`); use it to answer what they are watching or to find a watch's id.",
     procedure: "tasks.list",
     annotations: READ,
     items: "watches",
@@ -199,6 +199,13 @@ const SPECS: ToolSpec[] = [
     procedure: "follows.unfollow",
     annotations: write({ idempotent: true }),
     done: (input) => `No longer following watch ${String(input.id)}.`,
+  },
+  {
+    name: "test_channel",
+    description:
+      "Send a test message to a notification channel (email, webhook, Slack, Discord, Teams, Telegram, ntfy and the others `notifications` takes) without saving it, to check it arrives before adding it to a watch, only at the user's own request; it answers whether it was sent and why not.",
+    procedure: "notifications.test",
+    annotations: write({ idempotent: false, openWorld: true }),
   },
   {
     name: "get_usage",

@@ -17,7 +17,7 @@ const OWN: Partial<Record<ChannelType, ChannelDelivery>> = {
     retryDelaysMs: [],
     plan: (executionId, notice, followId) => planEmail(executionId, notice, followId),
     deliver: (executionId, notice, attempt, followId) => deliverEmail(executionId, notice, followId, attempt),
-    test: (user, task, config) => sendTestEmail(user, task, String(config.address)),
+    test: (user, subject, config) => sendTestEmail(user, subject, String(config.address)),
     stepIds: {
       attempt: (n) => (n === 1 ? "deliver-email" : `deliver-email-${n}`),
       wait: (n) => `email-cap-wait-${n + 1}`,
@@ -26,7 +26,7 @@ const OWN: Partial<Record<ChannelType, ChannelDelivery>> = {
   webhook: {
     retryDelaysMs: RETRY_DELAYS_MS,
     deliver: (executionId, notice, attempt, followId) => deliverWebhook(executionId, notice, attempt, followId),
-    test: (user, task, config) => sendTestWebhook(user, task, config),
+    test: (user, subject, config) => sendTestWebhook(user, subject, config),
   },
 };
 

@@ -8,8 +8,8 @@ import type { Channel } from "../../channels/kit/define";
 import type { Outcome } from "../../channels/kit/delivery";
 import { describeViolation } from "../../channels/kit/fit";
 import { chatMessage, type ChatMessage, type MessageKind } from "../../channels/kit/message";
-import { redactedView } from "../../channels/kit/secrets";
-import { db, type NotificationType, type Task, type User } from "../db";
+import { mapSecrets, redactedView, redactSecret } from "../../channels/kit/secrets";
+import { db, type NotificationType, type User } from "../db";
 import { env } from "../env";
 import { executionView } from "../tasks/views";
 import { storedConfig } from "../tasks/notifications";
@@ -21,6 +21,7 @@ import {
   type ChannelDelivery,
   type Delivery,
   type DeliveryOutcome,
+  type TestSubject,
 } from "./deliveries";
 import { messageId, type Notice, type SendEvent } from "./events";
 import { watchUrl } from "./links";
@@ -68,15 +69,15 @@ export async function noticeMessage(notice: Notice, d: Delivery, id: string): Pr
   });
 }
 
-export const testMessage = (task: Task, id: string) =>
+export const testMessage = (subject: TestSubject, id: string) =>
   chatMessage({
     id,
     kind: "test",
-    title: `Test notification for “${task.name}”`,
-    watch: task.name,
+    title: `Test notification for “${subject.name}”`,
+    watch: subject.name,
     answer: "This is a test. When the condition of this watch is met, a message like this one arrives here.",
     sources: [],
-    url: watchUrl(task),
+    url: subject.url,
   });
 
 /** Where a send record says it went: the channel's summary, secrets redacted by the channel's own rule. */
@@ -110,7 +111,7 @@ export async function attemptDelivery<T extends { user: User; audience: string }
     recipient: a.recipient(target),
     attempt: a.attempt,
   });
-  if ("existing" in claim) return { status: claim.existing.status, retry: false };
+  if ("existing" in claim) return { status: claim.existing.status, retry: false, claimed: true };
   const sent = await a.send(d, target);
   await settleAttempt(claim.id, sent.status, sent.error);
   return {
@@ -125,6 +126,21 @@ const settingsOf = (channel: Channel) =>
   Object.fromEntries(Object.keys(channel.settings ?? {}).map((name) => [name, env[name as keyof typeof env]]));
 
 /**
+ * An attempt's error with every secret of the config in it (or a secret URL's path) shown as reads show it: a service
+ * may echo what it was sent, and the error is recorded, shown in the history and answered to a test send.
+ */
+function withoutSecrets(channel: Channel, config: Record<string, unknown>, error: string | null) {
+  if (!error) return error;
+  let out = error;
+  mapSecrets(channel, config as { type: string }, (value) => {
+    const path = /^https?:\/\//i.test(value) ? value.replace(/^https?:\/\/[^/]+/i, "") : "";
+    for (const part of [value, path]) if (part.length > 4) out = out.split(part).join(redactSecret(part));
+    return value;
+  });
+  return out;
+}
+
+/**
  * The request `channel` describes for `message`, sent unless it is over one of the channel's limits: the service would
  * refuse it on every attempt, so it fails at once, saying which limit (the builders fit them, so this is Watch's bug).
  */
@@ -137,7 +153,8 @@ async function attemptChat(channel: Channel, message: ChatMessage, config: Recor
       error: `Watch built a message over ${channel.label}'s limits: ${over.map(describeViolation).join("; ")}`,
       permanent: true,
     };
-  return send(request, channel.delivery!.read);
+  const sent = await send(request, channel.delivery!.read);
+  return { ...sent, error: withoutSecrets(channel, config, sent.error) };
 }
 
 /** A chat or push channel's delivery: the request its folder describes, made by the transport. */
@@ -160,10 +177,10 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
           return attempt(await noticeMessage(notice, d, id), t.config);
         },
       }),
-    async test(user, task, config) {
+    async test(user, subject, config) {
       const claim = await claimAttempt({
         user_id: user.id,
-        task_id: task.id,
+        task_id: subject.task?.id ?? null,
         execution_id: null,
         event: "task.test",
         notification_type: type,
@@ -171,7 +188,7 @@ export function chatDelivery(channel: Channel): ChannelDelivery {
         attempt: 1,
       });
       if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-      const sent = await attempt(testMessage(task, claim.id), config);
+      const sent = await attempt(testMessage(subject, claim.id), config);
       await settleAttempt(claim.id, sent.status, sent.error);
       return { status: sent.status, error: sent.error };
     },

@@ -25,11 +25,18 @@ export type DeliveryOutcome = {
   retryAt?: string | null;
   /** The service asked to wait this long before the next attempt (a 429's Retry-After). */
   retryAfterMs?: number;
+  /** The attempt was claimed already (by an earlier run of the step, or a concurrent redelivery): nothing was sent. */
+  claimed?: boolean;
 };
 /** When a notice may go: now, after the recipient's quiet hours, in their daily digest, or not at all. */
 export type DeliveryPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
 
 export type TestResult = { status: "sent" | "failed" | "skipped"; error: string | null };
+/**
+ * What a test message is about: a saved watch (its name, its page, its send history), or a channel tried before any
+ * watch has it (`task` null: the name typed so far, the dashboard for a page).
+ */
+export type TestSubject = { task: Task | null; name: string; url: string };
 
 export type ChannelDelivery = {
   /** Waits between attempts: attempt n + 1 follows attempt n after `retryDelaysMs[n - 1]` (a 429's wait within it). */
@@ -39,7 +46,7 @@ export type ChannelDelivery = {
   /** One attempt of a run's notice, claimed and recorded once (also across crashes). */
   deliver(executionId: string, notice: Notice, attempt: number, followId?: string): Promise<DeliveryOutcome>;
   /** "Send test notification": a `task.test` send to the config, recorded in the history. */
-  test(user: User, task: Task, config: Record<string, unknown>): Promise<TestResult>;
+  test(user: User, subject: TestSubject, config: Record<string, unknown>): Promise<TestResult>;
   /** Step ids kept from before there was a registry, so a delivery in flight across that upgrade replays in place. */
   stepIds?: { attempt(attempt: number): string; wait(attempt: number): string };
 };

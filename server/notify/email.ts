@@ -21,6 +21,7 @@ import {
   type Delivery,
   type DeliveryOutcome,
   type DeliveryPlan,
+  type TestSubject,
 } from "./deliveries";
 import type { Query } from "../db/sql";
 import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
@@ -29,7 +30,13 @@ import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
 import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../render/markdown";
 
-type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
+type Sent = {
+  status: "sent" | "failed" | "skipped";
+  error: string | null;
+  retryAt?: string | null;
+  /** The attempt was claimed already: nothing was sent now. */
+  claimed?: boolean;
+};
 type Message = {
   subject: string;
   react: React.ReactElement;
@@ -80,7 +87,12 @@ export function claimEmail(
 /** Sends the email of a claim, and records how it went; a claim held back, or made before, sends nothing. */
 export async function sendClaimed(claim: Claim, to: string, message: () => Promise<Message>): Promise<Sent> {
   if ("existing" in claim)
-    return { status: claim.existing.status, error: claim.existing.error_message, retryAt: claim.retryAt };
+    return {
+      status: claim.existing.status,
+      error: claim.existing.error_message,
+      retryAt: claim.retryAt,
+      claimed: true,
+    };
   if (!env.RESEND_API_KEY) return { status: "failed", error: NOT_CONFIGURED };
   if (claim.blocked) return { status: "skipped", error: claim.blocked, retryAt: claim.retryAt };
   let outcome: Sent;
@@ -99,7 +111,7 @@ export async function sendClaimed(claim: Claim, to: string, message: () => Promi
  */
 export async function unverifiedReason(
   user: User,
-  task: { id: string; name: string },
+  task: { id: string | null; name: string },
   address: string,
 ): Promise<string | null> {
   if (address.toLowerCase() === user.email.toLowerCase()) return null;
@@ -233,24 +245,28 @@ export async function deliverEmail(
     target.verify && target.user ? () => unverifiedReason(target.user!, d.task, target.address) : undefined,
   );
   const retryAt = forFollowers(notice.event) && sent.status === "skipped" ? (sent.retryAt ?? null) : null;
-  return { status: sent.status, retry: false, retryAt };
+  return { status: sent.status, retry: false, retryAt, claimed: sent.claimed };
 }
 
 /** "Send test notification" for email: the real template with sample content, recorded as a `task.test` send. */
-export function sendTestEmail(
-  user: User,
-  task: { id: string; name: string; is_public: boolean },
-  address: string,
-): Promise<Sent> {
+export function sendTestEmail(user: User, subject: TestSubject, address: string): Promise<Sent> {
+  const task = subject.task ?? { id: null, name: subject.name };
   return sendRecorded(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "task.test", recipient: address },
     async () => ({
-      subject: `Test notification: ${task.name}`,
-      react: await notificationEmail(task, {
-        title: `Test notification for “${task.name}”`,
-        answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
-        evidence: "",
-        sources: [],
+      subject: `Test notification: ${subject.name}`,
+      react: WatchNotification({
+        watchName: subject.name,
+        ...rendered({
+          title: `Test notification for “${subject.name}”`,
+          answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
+          evidence: "",
+          sources: [],
+        }),
+        watchUrl: subject.url,
+        action: task.id
+          ? { label: "Pause this watch", url: await pauseUrl(task.id) }
+          : { label: "Delivery history", url: `${env.APP_URL}/dashboard/notifications` },
       }),
     }),
     () => unverifiedReason(user, task, address),

@@ -1,9 +1,10 @@
-/** The notification send history: one record per delivery attempt; and the redelivery of a webhook. */
+/** The notification send history: one record per delivery attempt; and the redelivery of a run's notice. */
 import { DomainError, notFound } from "../errors";
 import { db, type NotificationSend, type NotificationType, type User } from "../db";
-import { claimAttempt, loadDelivery, markDeliveryFailed, settleAttempt } from "./deliveries";
+import { channelOf } from "../../channels/list";
+import { deliveryOf } from "./channels";
+import { markDeliveryFailed } from "./deliveries";
 import { WATCH_EVENTS, type Notice, type SendEvent, type WatchEvent } from "./events";
-import { deliverTo, webhookTarget } from "./webhook";
 
 /** A record of `user`'s history (read by their id, so it is theirs). */
 export function sendView(s: NotificationSend, user: User) {
@@ -44,47 +45,40 @@ export async function listSends(
 const isWatchEvent = (event: string): event is WatchEvent => (WATCH_EVENTS as readonly string[]).includes(event);
 
 /**
- * Sends a run's webhook notice again, now, to the watch's current webhook: a new attempt record (attempt + 1) with the
- * original's `webhook-id`, so a receiver that got it the first time can drop it.
+ * Sends a run's notice again, now, on the channel of the send (any type), to that channel as the watch (or the
+ * follow) has it today: a new attempt record (attempt + 1), claimed, sent and recorded as the delivery workflow's
+ * attempts are (an email under the same caps and address confirmation, never held for quiet hours or the digest). A
+ * webhook carries the original's `webhook-id`, so a receiver that got it the first time can drop it.
  */
 export async function redeliver(user: User, sendId: string) {
   const send = await db.notificationSend.findFirst({ where: { id: sendId, user_id: user.id } });
   if (!send) throw notFound("Send");
-  if (send.notification_type !== "webhook")
-    throw new DomainError("invalid", "Only webhook deliveries can be redelivered");
   if (!send.execution_id || !isWatchEvent(send.event))
     throw new DomainError("invalid", "Only deliveries of a run can be redelivered, not test sends");
-  const d = await loadDelivery(send.execution_id, "webhook");
-  if (!d) throw new DomainError("invalid", "The watch or run of this delivery was deleted");
-  const target = await webhookTarget(
-    d,
-    send.audience.startsWith("follow:") ? send.audience.slice("follow:".length) : null,
-  );
-  if (!target) throw new DomainError("invalid", "That webhook is no longer configured (or the follow ended)");
-  const notices = (d.execution.notices as Notice[] | null) ?? [{ event: "task.condition_met" }];
-  const notice = notices.find((n) => n.event === send.event) ?? ({ event: "task.condition_met" } as Notice);
-  const last = await db.notificationSend.aggregate({
-    where: {
-      execution_id: send.execution_id,
-      event: send.event,
-      notification_type: "webhook",
-      audience: send.audience,
-    },
-    _max: { attempt: true },
+  const execution = await db.execution.findUnique({
+    where: { id: send.execution_id },
+    select: { notices: true, task_id: true },
   });
-  const claim = await claimAttempt({
-    user_id: user.id,
-    audience: send.audience,
-    task_id: d.task.id,
+  if (!execution) throw new DomainError("invalid", "The watch or run of this delivery was deleted");
+  const channel = deliveryOf(send.notification_type);
+  if (!channel) throw new DomainError("invalid", `${send.notification_type} deliveries can no longer be sent`);
+  const notices = (execution.notices as Notice[] | null) ?? [{ event: "task.condition_met" }];
+  const notice = notices.find((n) => n.event === send.event) ?? ({ event: "task.condition_met" } as Notice);
+  const where = {
     execution_id: send.execution_id,
     event: notice.event,
-    notification_type: "webhook",
-    recipient: target.endpoint.url ?? "",
-    attempt: (last._max.attempt ?? send.attempt) + 1,
-  });
-  if ("existing" in claim) throw new DomainError("conflict", "This delivery is being redelivered already");
-  const sent = await deliverTo(d, target, notice);
-  await settleAttempt(claim.id, sent.status, sent.error);
-  if (send.audience === "owner") await markDeliveryFailed(d.task.id, user.id);
-  return sendView(await db.notificationSend.findUniqueOrThrow({ where: { id: claim.id } }), user);
+    notification_type: send.notification_type,
+    audience: send.audience,
+  };
+  const last = await db.notificationSend.aggregate({ where, _max: { attempt: true } });
+  const attempt = (last._max.attempt ?? send.attempt) + 1;
+  const followId = send.audience.startsWith("follow:") ? send.audience.slice("follow:".length) : undefined;
+  const outcome = await channel.deliver(send.execution_id, notice, attempt, followId);
+  if (outcome.status === "none") {
+    const label = channelOf(send.notification_type)?.label ?? send.notification_type;
+    throw new DomainError("invalid", `That ${label} channel is no longer configured (or the follow ended)`);
+  }
+  if (outcome.claimed) throw new DomainError("conflict", "This delivery is being redelivered already");
+  if (send.audience === "owner") await markDeliveryFailed(execution.task_id, user.id);
+  return sendView(await db.notificationSend.findFirstOrThrow({ where: { ...where, attempt } }), user);
 }

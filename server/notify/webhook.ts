@@ -11,7 +11,7 @@ import { attemptDelivery, channelTarget } from "./chat";
 import { TIMEOUT_MS } from "./transport";
 import { executionView, publicExecutionView } from "../tasks/views";
 import { signingSecrets } from "../users/service";
-import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome } from "./deliveries";
+import { claimAttempt, settleAttempt, type Delivery, type DeliveryOutcome, type TestSubject } from "./deliveries";
 import { messageId, type Notice } from "./events";
 import { watchUrl } from "./links";
 
@@ -94,9 +94,9 @@ async function post(user: User, config: Endpoint, msgId: string, payload: unknow
 }
 
 /** Where a run's notice goes by webhook: the watch's own channel, or a confirmed follower's (signed with their secret). */
-export type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
+type WebhookTarget = { audience: string; user: User; endpoint: Endpoint; publicView: boolean };
 
-export async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
+async function webhookTarget(d: Delivery, followId?: string | null): Promise<WebhookTarget | null> {
   const target = await channelTarget<Endpoint & { type: string }>(d, "webhook", followId);
   return target && { ...target, endpoint: target.config, publicView: target.audience !== "owner" };
 }
@@ -119,7 +119,7 @@ export const deliverWebhook = (
   });
 
 /** A run's notice, posted to a target (the caller claims and settles the attempt). */
-export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
+const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
   post(
     target.user,
     target.endpoint,
@@ -128,10 +128,10 @@ export const deliverTo = (d: Delivery, target: WebhookTarget, notice: Notice) =>
   );
 
 /** "Send test notification" for a webhook: a signed `task.test` event, recorded in the history. */
-export async function sendTestWebhook(user: User, task: Task, config: Endpoint) {
+export async function sendTestWebhook(user: User, subject: TestSubject, config: Endpoint) {
   const sample = {
     id: "00000000-0000-0000-0000-000000000000",
-    task_id: task.id,
+    task_id: subject.task?.id ?? null,
     status: "success",
     started_at: new Date(),
     completed_at: new Date(),
@@ -139,12 +139,12 @@ export async function sendTestWebhook(user: User, task: Task, config: Endpoint) 
     condition_met: true,
     result: { condition_met: true, answer: "This is a test notification.", evidence: "", confidence: 1 },
     error_message: null,
-    notification: { title: `Test notification for “${task.name}”`, markdown: "This is a test notification." },
+    notification: { title: `Test notification for “${subject.name}”`, markdown: "This is a test notification." },
     grounding_sources: [],
   } as unknown as Execution;
   const claim = await claimAttempt({
     user_id: user.id,
-    task_id: task.id,
+    task_id: subject.task?.id ?? null,
     execution_id: null,
     event: "task.test",
     notification_type: "webhook",
@@ -152,7 +152,13 @@ export async function sendTestWebhook(user: User, task: Task, config: Endpoint) 
     attempt: 1,
   });
   if ("existing" in claim) return { status: claim.existing.status, error: claim.existing.error_message };
-  const sent = await post(user, config, `msg_test_${claim.id}`, webhookPayload(task, sample, { event: "task.test" }));
+  // Without a watch, `data.task` is a sample of one, named as typed.
+  const task =
+    subject.task ??
+    ({ id: null, name: subject.name, search_query: "", condition_description: "", state: "active" } as unknown as Task);
+  const payload = webhookPayload(task, sample, { event: "task.test" });
+  payload.data.task.url = subject.url;
+  const sent = await post(user, config, `msg_test_${claim.id}`, payload);
   await settleAttempt(claim.id, sent.status, sent.error);
   return { status: sent.status, error: sent.error };
 }

@@ -32,6 +32,8 @@ export const BUCKETS = {
   "user-write": { limit: 60, per: "user", counts: "writes", env: "RATE_LIMIT_USER_PER_MIN" },
   "api-key-create": { limit: 3, per: "user", counts: "API keys created" },
   preview: { limit: 10, per: "user", counts: "previews" },
+  /** Test messages to a channel config typed before saving (it can be anyone's address or endpoint). */
+  "test-send": { limit: 10, per: "user", counts: "test messages" },
   /** Failed API-key authentications (server/auth/api-keys.ts). */
   "api-key-failure": { limit: 20, per: "ip", counts: "failed API-key checks" },
   /** Requests to an authenticated operation whose credentials are refused (a 401, or 403 for a disabled account). */

@@ -17,8 +17,11 @@ export { NotificationConfig, NotificationTypeSchema };
  * Notification configs are checked in the domain (400 `Invalid notification: …`, not 422), so the input
  * accepts any objects here and documents the real shape.
  */
+export const NotificationInput = z
+  .looseObject({})
+  .meta({ description: CHANNELS.map((c) => c.schema.meta()?.id).join(", ") });
 export const NotificationsInput = z
-  .array(z.looseObject({}).meta({ description: CHANNELS.map((c) => c.schema.meta()?.id).join(", ") }))
+  .array(NotificationInput)
   .max(10)
   .meta({
     description: `Notification channels, at most one of each type (${CHANNELS.map((c) => c.type).join(", ")}); secrets are write-only: reads show them redacted, and sending the redacted value back keeps the stored one.`,
@@ -387,7 +390,7 @@ export const SendRecordSchema = z
   .object({
     id: Id,
     user_id: Id,
-    task_id: Id.nullable().meta({ description: "Null for a daily digest" }),
+    task_id: Id.nullable().meta({ description: "Null for a daily digest, and for a test of a channel no watch has" }),
     execution_id: Id.nullable().meta({
       description: "The run that triggered the send; null for a test send or an address verification",
     }),
@@ -407,6 +410,20 @@ export const SendRecordSchema = z
     created_at: Timestamp,
   })
   .meta({ id: "NotificationSend" });
+
+/** How a test message went: recorded in the history as a `task.test` send. */
+export const TestSendSchema = z
+  .object({
+    status: z.enum(["sent", "failed", "skipped"]).meta({
+      description: "`sent`: the channel accepted it; `skipped`: held back (an address not confirmed yet, an email cap)",
+    }),
+    failure: DeliveryFailureSchema,
+    error_message: z
+      .string()
+      .nullable()
+      .meta({ description: "Why it was not sent (the destination's answer or Watch's reason); never a secret" }),
+  })
+  .meta({ id: "TestSend" });
 
 /** A page of findings: 1–100, 20 unless said. */
 export const FindingPaging = {

@@ -191,6 +191,7 @@ describe("nobody can silence someone's alerts", () => {
     });
     expect(test.body).toEqual({
       status: "skipped",
+      failure: "refused",
       error_message: `address not verified: verification link sent to ${address}`,
     });
     expect(mailbox(new RegExp(`^${address}$`)).map((m) => m.subject)).toEqual(["Confirm your address for Watch"]);

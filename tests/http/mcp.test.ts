@@ -130,6 +130,7 @@ const TOOL_NAMES = [
   "search_public_watches",
   "follow_watch",
   "unfollow_watch",
+  "test_channel",
   "get_usage",
 ];
 

@@ -422,6 +422,38 @@ describe("watchctl with an API key", () => {
     );
   });
 
+  it("list sorts, narrows by words and state; test-notify tries channels before any watch has them", async () => {
+    for (const [name, state] of [
+      ["Kestrel sighting", "paused"],
+      ["Albatross sighting", "paused"],
+      ["Kestrel nest", "active"],
+    ])
+      expect(
+        (await call("POST", "/api/v1/tasks", { auth: user.apiKey, body: { name, search_query: name, state } })).status,
+      ).toBe(200);
+    const names = async (...args: string[]) =>
+      (await cli("--json", "list", ...args)).json().map((t: { name: string }) => t.name);
+    expect(await names("-q", "sighting", "--sort", "name")).toEqual(["Albatross sighting", "Kestrel sighting"]);
+    expect(await names("--query", "kestrel", "--state", "paused")).toEqual(["Kestrel sighting"]);
+    const page = await cli("list", "-q", "kestrel", "--sort", "name", "--limit", "1");
+    expect(page.stdout).toMatch(/Kestrel nest[\s\S]*1–1 of 2\n$/);
+
+    // An Apprise URL, as --notify takes it (ntfy:// is plain http: allowed here, as every private address is).
+    const url = `ntfy://${new URL(app.stubs.receiver.url).host}/cli-topic`;
+    const hook = `${app.stubs.receiver.url}/cli-test-hook`;
+    const sent = await cli("test-notify", url, "--webhook", hook, "--name", "Kestrels");
+    expect(sent).toMatchObject({ code: 0, stdout: "webhook: sent\nntfy: sent\n" });
+    expect(JSON.parse(app.stubs.receiver.to("/cli-test-hook").at(-1)!.body).data.task.name).toBe("Kestrels");
+    app.stubs.receiver.reply("/cli-test-refused", () => ({ status: 403, text: "forbidden" }));
+    const refused = await cli("--json", "test-notify", "--webhook", `${app.stubs.receiver.url}/cli-test-refused`);
+    expect(refused.code).toBe(1);
+    expect(refused.json()).toEqual([
+      { type: "webhook", status: "failed", failure: "refused", error_message: "HTTP 403" },
+    ]);
+    expect((await cli("test-notify")).stderr).toBe("watchctl: give a channel: a URL, --email or --webhook\n");
+    expect((await cli("test-notify", "slack://only-one-token")).code).toBe(2);
+  });
+
   it("usage errors exit 2 and say what is wrong", async () => {
     const runs = await Promise.all([
       cli("create"),
@@ -434,7 +466,7 @@ describe("watchctl with an API key", () => {
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(runs.map((r) => r.stderr.split("\n")[0])).toEqual([
       "error: missing required argument 'query'",
-      "error: option '--state <state>' argument 'sleeping' is invalid. Allowed choices are active, paused, completed.",
+      "error: option '--state <state>' argument 'sleeping' is invalid. Allowed choices are active, paused, completed, met, watching, held, failing.",
       'watchctl: expected a positive whole number, got "0"',
       "watchctl: nothing to change: give --name, --query, --when, --email, --webhook, --notify or a bound",
       "error: unknown command 'frobnicate'",

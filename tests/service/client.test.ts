@@ -113,6 +113,13 @@ describe("SDK with an API key", () => {
     await expect(sdk.notifications.redeliver("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(
       NotFoundError,
     );
+    expect(
+      await sdk.notifications.test({ type: "webhook", url: `${app.stubs.receiver.url}/sdk-test` }, { name: "SDK" }),
+    ).toEqual({ status: "sent", failure: null, error_message: null });
+    expect(JSON.parse(app.stubs.receiver.to("/sdk-test").at(-1)!.body)).toMatchObject({
+      type: "task.test",
+      data: { task: { name: "SDK" } },
+    });
     const secret = await sdk.webhookSecret.get();
     expect(secret).toMatch(/^whsec_/);
     expect(await sdk.webhookSecret.rotate({ overlapHours: 1 })).not.toBe(secret);

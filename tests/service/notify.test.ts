@@ -143,7 +143,7 @@ describe("test notifications", () => {
       })
     ).body;
     const hook = await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "webhook" });
-    expect(hook.body).toEqual({ status: "sent", error_message: null });
+    expect(hook.body).toEqual({ status: "sent", failure: null, error_message: null });
     const req = app.stubs.receiver.to("/test").at(-1)!;
     const { secret } = (await api("GET", "/api/v1/webhooks/secret")).body;
     expect((new Webhook(secret).verify(req.body, req.headers as Record<string, string>) as any).type).toBe("task.test");
@@ -163,5 +163,203 @@ describe("test notifications", () => {
     ]);
     const bare = (await api("POST", "/api/v1/tasks", { search_query: "no channels", state: "paused" })).body;
     expect((await api("POST", `/api/v1/tasks/${bare.id}/notifications/test`, { type: "email" })).status).toBe(400);
+  });
+});
+
+describe("redelivery on any channel", () => {
+  /** A paused watch on `channels`, run once: its finding's send record on each channel, once all have settled. */
+  async function notified(query: string, channels: unknown[]) {
+    const t = (await api("POST", "/api/v1/tasks", { search_query: query, state: "paused", notifications: channels }))
+      .body;
+    expect((await api("POST", `/api/v1/tasks/${t.id}/execute`)).status).toBe(200);
+    const sends = await waitFor("a settled send on every channel", async () => {
+      const p = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&event=task.condition_met`)).body;
+      return settledSends(p, channels.length) && p.sends;
+    });
+    const on = (type: string) => sends.find((s: { notification_type: string }) => s.notification_type === type);
+    return { id: t.id as string, on };
+  }
+
+  it("sends a chat channel's notice again as a new attempt, and an email's under the email rules", async () => {
+    app.stubs.receiver.reply("/ntfy-again", () => ({ status: 400, text: "no such topic" }));
+    const { id, on } = await notified("redeliver a push", [
+      { type: "ntfy", url: `${app.stubs.receiver.url}/ntfy-again/watch-topic`, token: "tk_redeliverSECRET" },
+      { type: "email", address: "test@localhost" },
+    ]);
+    const failed = on("ntfy");
+    expect(failed).toMatchObject({
+      status: "failed",
+      failure: "refused",
+      attempt: 1,
+      error_message: "HTTP 400: no such topic",
+    });
+    // Retried in a minute by the delivery workflow (whose attempt 2 then finds the redelivery's claim and stops).
+
+    app.stubs.receiver.reply("/ntfy-again", () => ({ json: { id: "msg1" } }));
+    const again = await api("POST", `/api/v1/notifications/sends/${failed.id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({
+      status: "sent",
+      attempt: 2,
+      failure: null,
+      event: "task.condition_met",
+      notification_type: "ntfy",
+      execution_id: failed.execution_id,
+      recipient: failed.recipient,
+    });
+    const pushed = app.stubs.receiver.to("/ntfy-again");
+    expect(pushed).toHaveLength(2);
+    expect(pushed[1]!.headers.authorization).toBe("Bearer tk_redeliverSECRET");
+    expect(JSON.parse(pushed[1]!.body)).toMatchObject({ topic: "watch-topic" });
+    const view = (await api("GET", `/api/v1/tasks/${id}`)).body;
+    expect(view.delivery_failed).toBe(false);
+    expect(view.delivery.find((d: { channel: string }) => d.channel === "ntfy")).toMatchObject({
+      state: "delivered",
+      attempts: 2,
+      send_id: again.body.id,
+    });
+
+    const mailed = app.stubs.resend.emails().filter((m) => m.to === "test@localhost").length;
+    // This file's hourly cap is spent on the account's address by now: room for this one.
+    app.setEnv({ EMAILS_PER_RECIPIENT_PER_HOUR: "100" });
+    const email = await api("POST", `/api/v1/notifications/sends/${on("email").id}/redeliver`).finally(() =>
+      app.setEnv({}),
+    );
+    expect(email.status).toBe(202);
+    expect(email.body).toMatchObject({ status: "sent", attempt: 2, notification_type: "email" });
+    expect(app.stubs.resend.emails().filter((m) => m.to === "test@localhost")).toHaveLength(mailed + 1);
+
+    // A channel removed since: nothing to send to.
+    expect((await api("PUT", `/api/v1/tasks/${id}`, { notifications: [] })).status).toBe(200);
+    expect((await api("POST", `/api/v1/notifications/sends/${failed.id}/redeliver`)).body).toEqual({
+      detail: "That ntfy (phone push) channel is no longer configured (or the follow ended)",
+    });
+  });
+
+  it("refuses test sends, and others' or unknown sends", async () => {
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "redeliver a test",
+        state: "paused",
+        notifications: [{ type: "webhook", url: `${app.stubs.receiver.url}/redeliver-test` }],
+      })
+    ).body;
+    await api("POST", `/api/v1/tasks/${t.id}/notifications/test`, { type: "webhook" });
+    const [test] = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&event=task.test`)).body.sends;
+    const refused = await api("POST", `/api/v1/notifications/sends/${test.id}/redeliver`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ detail: "Only deliveries of a run can be redelivered, not test sends" });
+    const unknown = await api("POST", "/api/v1/notifications/sends/00000000-0000-4000-8000-000000000000/redeliver");
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: "Send not found" }]);
+  });
+});
+
+describe("a test before saving", () => {
+  const test = (body: unknown, auth?: string) => app.call("POST", "/api/v1/notifications/test", { body, auth });
+
+  it("sends a signed test webhook and a push to configs no watch has, recorded without a watch", async () => {
+    const hook = await test({
+      notification: { type: "webhook", url: `${app.stubs.receiver.url}/unsaved` },
+      name: "Rain",
+    });
+    expect([hook.status, hook.body]).toEqual([200, { status: "sent", failure: null, error_message: null }]);
+    const req = app.stubs.receiver.to("/unsaved").at(-1)!;
+    const { secret } = (await api("GET", "/api/v1/webhooks/secret")).body;
+    const event = new Webhook(secret).verify(req.body, req.headers as Record<string, string>) as any;
+    expect(event).toMatchObject({ type: "task.test", data: { task: { id: null, name: "Rain" } } });
+
+    const push = await test({ notification: { type: "ntfy", url: `${app.stubs.receiver.url}/unsaved-push/topic` } });
+    expect(push.body).toEqual({ status: "sent", failure: null, error_message: null });
+    expect(JSON.parse(app.stubs.receiver.to("/unsaved-push").at(-1)!.body)).toMatchObject({
+      topic: "topic",
+      title: expect.stringContaining("Test"),
+    });
+    const sends = (await api("GET", "/api/v1/notifications/sends?event=task.test&limit=100")).body.sends;
+    expect(sends.find((s: { notification_type: string }) => s.notification_type === "ntfy")).toMatchObject({
+      task_id: null,
+      execution_id: null,
+      status: "sent",
+    });
+  });
+
+  it("validates as a save does, and says why a send failed without repeating a secret", async () => {
+    const bad = await test({ notification: { type: "slack", url: "hooks.slack.com/services/T1/B2/secretXYZ" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/^Invalid notification: /);
+    expect(bad.body.detail).not.toContain("secretXYZ");
+    expect((await test({ notification: { type: "pigeon" } })).body.detail).toMatch(/^Invalid notification: type/);
+    expect((await test({ notification: { type: "ntfy", url: "https://ntfy.sh/…opic" } })).body).toEqual({
+      detail: "Invalid notification: ntfy url is redacted and there is no stored value to keep: send the full value",
+    });
+    expect((await test({})).status).toBe(422);
+
+    // The service echoes what it was sent: the answer shows the token as reads do.
+    app.stubs.receiver.reply("/echo", () => ({ status: 401, text: "bad token tk_echoedSECRET1234" }));
+    const failed = await test({
+      notification: { type: "ntfy", url: `${app.stubs.receiver.url}/echo/topic`, token: "tk_echoedSECRET1234" },
+    });
+    expect(failed.body).toEqual({ status: "failed", failure: "refused", error_message: "HTTP 401: bad token …1234" });
+  });
+
+  it("with a watch: names it, and a redacted secret stands for the stored one", async () => {
+    const t = (
+      await api("POST", "/api/v1/tasks", {
+        search_query: "saved push",
+        state: "paused",
+        notifications: [{ type: "ntfy", url: `${app.stubs.receiver.url}/saved-push/topic`, token: "tk_storedSECRET" }],
+      })
+    ).body;
+    const shown = (await api("GET", `/api/v1/tasks/${t.id}`)).body.notifications[0];
+    expect(shown.token).toBe("…CRET");
+    const r = await test({ notification: shown, task_id: t.id });
+    expect(r.body).toEqual({ status: "sent", failure: null, error_message: null });
+    const req = app.stubs.receiver.to("/saved-push").at(-1)!;
+    expect(req.headers.authorization).toBe("Bearer tk_storedSECRET");
+    expect(JSON.parse(req.body).title).toContain(t.name);
+    const sends = (await api("GET", `/api/v1/notifications/sends?task_id=${t.id}&event=task.test`)).body.sends;
+    expect(sends).toHaveLength(1);
+    const unknown = await test({ notification: shown, task_id: "00000000-0000-4000-8000-000000000000" });
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: "Task not found" }]);
+  });
+
+  it("holds an email to a typed address until it is confirmed, under the email caps", async () => {
+    // An account of its own: this file's other tests spent the development account's 10 a minute.
+    const { apiKey } = await app.newApiKeyUser();
+    const address = "typed-test@example.com";
+    const first = await test({ notification: { type: "email", address } }, apiKey);
+    expect(first.body).toEqual({
+      status: "skipped",
+      failure: "refused",
+      error_message: `address not verified: verification link sent to ${address}`,
+    });
+    expect(
+      app.stubs.resend
+        .emails()
+        .filter((m) => m.to === address)
+        .map((m) => m.subject),
+    ).toEqual(["Confirm your address for Watch"]);
+    const again = await test({ notification: { type: "email", address } }, apiKey);
+    expect(again.body.error_message).toBe(`address not verified: waiting for ${address} to confirm`);
+    const { token } = Object.fromEntries(app.stubs.resend.linkIn(address, "/email/verify")!.searchParams);
+    expect((await api("POST", "/api/v1/email/verify", { token })).status).toBe(200);
+    // Three per hour per mailbox (this file's setting): the verification took one.
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await test({ notification: { type: "email", address } }, apiKey)).body);
+    expect(sent.map((s) => s.status)).toEqual(["sent", "sent", "skipped"]);
+    expect(sent[2]).toMatchObject({ failure: "internal", error_message: expect.stringMatching(/hourly email limit/) });
+    expect(app.stubs.resend.emails().filter((m) => m.to === address)).toHaveLength(3);
+  });
+
+  it("allows 10 a minute per account, said in the rate-limit headers", async () => {
+    const user = await app.newApiKeyUser();
+    const config = { notification: { type: "webhook", url: `${app.stubs.receiver.url}/limited` } };
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push(await test(config, user.apiKey));
+    expect(answers.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(answers[0]!.headers.get("x-ratelimit-limit")).toBe("10");
+    expect(answers[9]!.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(answers[10]!.status).toBe(429);
+    expect(answers[10]!.headers.get("retry-after")).toBeTruthy();
+    expect(app.stubs.receiver.to("/limited")).toHaveLength(10);
   });
 });

@@ -172,7 +172,7 @@ describe("failure notices", () => {
 });
 
 describe("redelivery", () => {
-  it("sends a failed webhook again as a new attempt with the same webhook-id; only webhooks, only your own", async () => {
+  it("sends a failed webhook again as a new attempt with the same webhook-id; any channel, only your own", async () => {
     app.stubs.receiver.reply("/flaky", () => ({ status: 503, text: "down" }));
     const r = await api("POST", "/api/v1/tasks", {
       search_query: "redelivered",
@@ -203,8 +203,10 @@ describe("redelivery", () => {
     expect(new Set(ids).size).toBe(1);
 
     const email = sends.find((s: { notification_type: string }) => s.notification_type === "email");
-    expect((await api("POST", `/api/v1/notifications/sends/${email.id}/redeliver`)).body).toEqual({
-      detail: "Only webhook deliveries can be redelivered",
+    expect((await api("POST", `/api/v1/notifications/sends/${email.id}/redeliver`)).body).toMatchObject({
+      notification_type: "email",
+      attempt: 2,
+      status: "sent",
     });
     expect(
       (await api("POST", "/api/v1/notifications/sends/00000000-0000-4000-8000-000000000000/redeliver")).body,

@@ -403,7 +403,11 @@ describe("followers and test sends", () => {
   it("a test send reaches the channel and is recorded", async () => {
     reply = () => ({ status: 200, json: { ok: true, result: {} } });
     const owner = await db.user.findUniqueOrThrow({ where: { id: ownerId } });
-    expect(await sendTestNotification(owner, taskId, "telegram")).toEqual({ status: "sent", error_message: null });
+    expect(await sendTestNotification(owner, taskId, "telegram")).toEqual({
+      status: "sent",
+      failure: null,
+      error_message: null,
+    });
     expect(JSON.parse(lastRequest().body).text).toContain("Test notification");
     const record = await db.notificationSend.findFirstOrThrow({
       where: { notification_type: "telegram", event: "task.test" },

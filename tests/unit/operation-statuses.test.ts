@@ -168,6 +168,9 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     const send = sends.body.sends.find((s: { event: string }) => s.event === "task.condition_met");
     await call("POST /api/v1/notifications/sends/{id}/redeliver", { params: { id: send.id } });
     await call("POST /api/v1/tasks/{id}/notifications/test", { params: { id }, body: { type: "webhook" } });
+    await call("POST /api/v1/notifications/test", {
+      body: { notification: { type: "webhook", url: receiver.url }, name: "Statuses" },
+    });
     await call("GET /api/v1/usage");
     await call("GET /api/v1/usage/tasks");
 

@@ -113,4 +113,36 @@ describe("MCP", () => {
     });
     expect(list.inputSchema.required ?? []).toEqual([]);
   });
+
+  it("list_watches takes the list's order, words and state, as GET /api/v1/tasks does", async () => {
+    const { callTool, TOOLS } = await import("@/server/mcp/tools");
+    expect(TOOLS.find((t) => t.name === "list_watches")!.inputSchema.properties).toMatchObject({
+      sort: { enum: ["attention", "created", "updated", "name"] },
+      state: { enum: ["active", "paused", "completed", "met", "watching", "held", "failing"] },
+      q: { type: "string", maxLength: 200 },
+    });
+    const user = await newUser();
+    await addWatches(user, 3, { name: "zebra" });
+    await addWatches(user, 2, { name: "apple" });
+    await sql(`UPDATE tasks SET state = 'paused' WHERE user_id = $1 AND name = 'zebra 2'`, [user.id]);
+    const call = async (args: Record<string, unknown>) =>
+      (await callTool("list_watches", args, {
+        caller: { method: "api_key", user },
+        headers: new Headers({ "x-watch-client-ip": "192.0.2.1" }),
+      }))!;
+    const names = (r: Awaited<ReturnType<typeof call>>) =>
+      (r.structuredContent!.watches as { name: string }[]).map((w) => w.name);
+    expect(names(await call({ sort: "name" }))).toEqual(["apple 1", "apple 2", "zebra 1", "zebra 2", "zebra 3"]);
+    expect((await call({ q: "ZEBRA", state: "paused" })).structuredContent).toMatchObject({
+      total: 1,
+      watches: [{ name: "zebra 2" }],
+    });
+    expect((await call({ q: "apple", sort: "name", limit: 1, offset: 1 })).structuredContent).toMatchObject({
+      total: 2,
+      watches: [{ name: "apple 2" }],
+    });
+    const refused = await call({ sort: "random" });
+    expect(refused.isError).toBe(true);
+    expect((refused.content[0] as { text: string }).text).toMatch(/^sort: /);
+  });
 });

@@ -138,7 +138,7 @@ export default async function Notifications({
                     <td data-label="Status" className="wide-cell">
                       <div className="row">
                         <SendPill status={s.status} />
-                        {s.notification_type === "webhook" && s.execution_id ? <Redeliver id={s.id} /> : null}
+                        {s.execution_id ? <Redeliver id={s.id} /> : null}
                       </div>
                       {s.error_message ? <div className="sub">{s.error_message}</div> : null}
                     </td>

@@ -292,18 +292,23 @@ export function ForkButton({ id }: { id: string }) {
   );
 }
 
-export function TestSend({ id, type }: { id: string; type: NotificationType }) {
+type TestAnswer = Awaited<ReturnType<typeof trpc.notifications.test.mutate>>;
+
+/** A "Send test" button: `send` makes the test, the toast says how it went (and why not, with its failure's class). */
+function TestButton({ type, send, disabled }: { type: string; send: () => Promise<TestAnswer>; disabled?: boolean }) {
   const [busy, setBusy] = useState(false);
+  const label = channelOf(type)?.label ?? type;
   return (
     <button
       type="button"
       className="secondary small"
-      disabled={busy}
+      disabled={busy || disabled}
+      aria-label={`Send test ${label}`}
       onClick={async () => {
         setBusy(true);
         try {
-          const r = await trpc.tasks.testNotification.mutate({ id, type });
-          const what = `Test ${channelOf(type)?.label ?? type}`;
+          const r = await send();
+          const what = `Test ${label}`;
           if (r.status === "sent") toast.success(`${what} sent`);
           else toast.error(`${what} ${r.status}${r.error_message ? `: ${r.error_message}` : ""}`);
         } catch (e) {
@@ -313,8 +318,41 @@ export function TestSend({ id, type }: { id: string; type: NotificationType }) {
         }
       }}
     >
-      Send test {channelOf(type)?.label ?? type}
+      {busy ? "Sending…" : "Send test"}
     </button>
+  );
+}
+
+/** Tests a watch's saved channel of `type`. */
+export function TestSend({ id, type }: { id: string; type: NotificationType }) {
+  return <TestButton type={type} send={() => trpc.tasks.testNotification.mutate({ id, type })} />;
+}
+
+/**
+ * Tests a channel as it stands in a form, saved or not: validated as saving it would be. `taskId` (the watch being
+ * edited, or followed) names the watch in the message and lets a secret shown redacted stand for the stored one.
+ */
+export function TestConfig({
+  config,
+  taskId,
+  name,
+}: {
+  config: { type: string } | null;
+  taskId?: string;
+  name?: string;
+}) {
+  if (!config) return null;
+  return (
+    <TestButton
+      type={config.type}
+      send={() =>
+        trpc.notifications.test.mutate({
+          notification: config,
+          task_id: taskId,
+          name: taskId ? undefined : name?.trim().slice(0, 200) || undefined,
+        })
+      }
+    />
   );
 }
 

@@ -1,32 +1,31 @@
 "use client";
 /**
  * The chat and push channels of a watch or a follow (email and webhook have fields of their own in the forms): each
- * configured channel with where it goes (secrets as the service shows them: redacted), a test button once saved, and
- * remove; "Add a channel" takes the channel's own fields or a pasted Apprise URL (`slack://…`, `tgram://…`) or the
+ * configured channel with where it goes (secrets as the service shows them: redacted), Send test (saved or not: the
+ * config as it stands, validated as saving it would be) and remove; "Add a channel" takes the channel's own fields or a pasted Apprise URL (`slack://…`, `tgram://…`) or the
  * service's URL, parsed by the same parser as `watchctl --notify`. Every type, its fields and its help come from the
  * listed channels (channels/list.ts): a new channel appears here without code of its own.
  */
 import { useState } from "react";
 import { APPRISE_SCHEMES, AppriseError, readApprise, channelOf, type ChannelConfig } from "@/channels";
-import type { ChannelType as NotificationType } from "@/channels";
-import { TestSend } from "./actions";
+import { TestConfig } from "./actions";
 import { ChannelSummary } from "./channel-summary";
 import { EDITED, isEdited } from "./edited-channels";
 
 export function ChannelEditor({
   value,
   onChange,
-  saved = [],
   taskId,
+  name,
   error,
   idPrefix = "",
 }: {
   value: ChannelConfig[];
   onChange: (next: ChannelConfig[]) => void;
-  /** The channels as stored (a test send needs the saved config). */
-  saved?: ChannelConfig[];
-  /** Set when editing a saved watch: test buttons appear for saved channels. */
+  /** The saved watch edited (or followed): a test is about it, and a secret shown redacted stands for the stored one. */
   taskId?: string;
+  /** The watch's name as typed, for a test before it is saved. */
+  name?: string;
   error?: string;
   /** Keeps element ids unique when several editors share a page. */
   idPrefix?: string;
@@ -77,8 +76,6 @@ export function ChannelEditor({
     setType(EDITED.find((s) => s.type !== config.type && !value.some((c) => c.type === s.type))?.type ?? "");
   }
 
-  const isSaved = (c: ChannelConfig) => saved.some((s) => JSON.stringify(s) === JSON.stringify(c));
-
   return (
     <div className="channel-editor" data-testid="channel-editor">
       {value.length ? (
@@ -87,7 +84,7 @@ export function ChannelEditor({
             <li key={c.type}>
               <ChannelSummary channel={c} />
               <span className="row">
-                {taskId && isSaved(c) ? <TestSend id={taskId} type={c.type as NotificationType} /> : null}
+                <TestConfig config={c} taskId={taskId} name={name} />
                 <button
                   type="button"
                   className="secondary small"

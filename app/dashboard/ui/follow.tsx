@@ -4,7 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { NotificationConfig } from "@/server/tasks/schemas";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
-import { useAction } from "./actions";
+import { TestConfig, useAction } from "./actions";
 import type { ChannelConfig } from "@/channels";
 import { ChannelEditor } from "./channel-editor";
 import { isEdited } from "./edited-channels";
@@ -48,11 +48,13 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
   const [address, setAddress] = useState(email?.type === "email" ? email.address : "");
   const [url, setUrl] = useState(webhook?.type === "webhook" ? webhook.url : "");
   const [channels, setChannels] = useState<ChannelConfig[]>(notifications.filter(isEdited));
+  /** The email and webhook channels as they stand (saved on submit, tried by Send test). */
+  const typedEmail: NotificationConfig | null = address.trim() ? { type: "email", address: address.trim() } : null;
+  const typedWebhook: NotificationConfig | null = url.trim()
+    ? { type: "webhook", url: url.trim(), method: "POST", headers: {} }
+    : null;
   const save = () => {
-    const next: NotificationConfig[] = [];
-    if (address.trim()) next.push({ type: "email", address: address.trim() });
-    if (url.trim()) next.push({ type: "webhook", url: url.trim(), method: "POST", headers: {} });
-    next.push(...(channels as NotificationConfig[]));
+    const next = [typedEmail, typedWebhook, ...(channels as NotificationConfig[])].filter((n) => n !== null);
     return run(() => trpc.follows.follow.mutate({ id: taskId, notifications: next }), "Channels saved");
   };
   return (
@@ -67,26 +69,32 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
       <div className="form-row">
         <div className="field">
           <label htmlFor={`follow-email-${taskId}`}>Email</label>
-          <input
-            id={`follow-email-${taskId}`}
-            type="email"
-            value={address}
-            onChange={(e) => setAddress(e.target.value)}
-            placeholder="you@example.com"
-          />
+          <div className="channel-inputs">
+            <input
+              id={`follow-email-${taskId}`}
+              type="email"
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              placeholder="you@example.com"
+            />
+            <TestConfig config={typedEmail} taskId={taskId} />
+          </div>
         </div>
         <div className="field">
           <label htmlFor={`follow-webhook-${taskId}`}>Webhook URL</label>
-          <input
-            id={`follow-webhook-${taskId}`}
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://example.com/hooks/watch"
-          />
+          <div className="channel-inputs">
+            <input
+              id={`follow-webhook-${taskId}`}
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://example.com/hooks/watch"
+            />
+            <TestConfig config={typedWebhook} taskId={taskId} />
+          </div>
         </div>
       </div>
-      <ChannelEditor value={channels} onChange={setChannels} idPrefix={`follow-${taskId}-`} />
+      <ChannelEditor value={channels} onChange={setChannels} taskId={taskId} idPrefix={`follow-${taskId}-`} />
       <div className="row">
         <button type="submit" disabled={busy}>
           Save channels

@@ -9,6 +9,7 @@ import { sureness } from "./format";
 import { renderPreview, type RenderedPreview } from "./render-preview";
 import { errorMessage, fieldErrors, trpc } from "./trpc";
 import type { ChannelConfig } from "@/channels";
+import { TestConfig } from "./actions";
 import { ChannelEditor } from "./channel-editor";
 import { isEdited } from "./edited-channels";
 
@@ -81,6 +82,12 @@ export function WatchForm({
       setV({ ...v, [k]: Number(e.target.value) / scale });
   const emailOn = v.email_on && !!v.email.trim();
   const noChannel = !emailOn && !v.webhook_url.trim() && !v.channels.length;
+  /** The email and webhook channels as they stand in the form (saved on submit, tried by Send test). */
+  const email: NotificationConfig | null = emailOn ? { type: "email", address: v.email.trim() } : null;
+  const webhook: NotificationConfig | null = v.webhook_url.trim()
+    ? { type: "webhook", url: v.webhook_url.trim(), method: v.webhook_method, headers: v.webhook_headers ?? {} }
+    : null;
+  const testAs = { taskId: initial.id, name: v.name || v.search_query };
 
   async function runPreview() {
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
@@ -105,16 +112,7 @@ export function WatchForm({
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!v.search_query.trim()) return setErrors({ search_query: "Tell the agent what to search for." });
-    const notifications: NotificationConfig[] = [];
-    if (emailOn) notifications.push({ type: "email", address: v.email.trim() });
-    if (v.webhook_url.trim())
-      notifications.push({
-        type: "webhook",
-        url: v.webhook_url.trim(),
-        method: v.webhook_method,
-        headers: v.webhook_headers ?? {},
-      });
-    notifications.push(...(v.channels as NotificationConfig[]));
+    const notifications = [email, webhook, ...(v.channels as NotificationConfig[])].filter((n) => n !== null);
     const fields = {
       // The API's default name is a placeholder ("New Monitor"); in the dashboard the query names the watch.
       name: v.name.trim() || v.search_query.trim().slice(0, 200),
@@ -265,17 +263,20 @@ export function WatchForm({
           />
           <div className="channel-body">
             <label htmlFor="email_on">Email</label>
-            <input
-              id="email"
-              type="email"
-              aria-label="Email address"
-              value={v.email}
-              onChange={set("email")}
-              disabled={!v.email_on}
-              autoComplete="email"
-              placeholder={accountEmail}
-              {...described("email")}
-            />
+            <div className="channel-inputs">
+              <input
+                id="email"
+                type="email"
+                aria-label="Email address"
+                value={v.email}
+                onChange={set("email")}
+                disabled={!v.email_on}
+                autoComplete="email"
+                placeholder={accountEmail}
+                {...described("email")}
+              />
+              <TestConfig config={email} {...testAs} />
+            </div>
             {errors.email ? (
               <p className="field-error" id="email-error" role="alert">
                 {errors.email}
@@ -306,14 +307,14 @@ export function WatchForm({
               <option>PUT</option>
               <option>PATCH</option>
             </select>
+            <TestConfig config={webhook} {...testAs} />
           </div>,
           "Optional. Signed with Standard Webhooks; the secret is under Notifications.",
         )}
         <ChannelEditor
           value={v.channels}
           onChange={(channels) => setV({ ...v, channels })}
-          saved={initial.channels}
-          taskId={initial.id}
+          {...testAs}
           error={errors.channels}
         />
         {noChannel ? (

@@ -16,6 +16,7 @@ import {
   NotificationTypeSchema,
   Paging,
   TaskSchema,
+  TestSendSchema,
   TotalCount,
   UpdateTaskInput,
 } from "../../tasks/schemas";
@@ -267,9 +268,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ type: NotificationTypeSchema }).strict())
-    .output(
-      syncParsed(z.object({ status: z.enum(["sent", "failed", "skipped"]), error_message: z.string().nullable() })),
-    )
+    .output(syncParsed(TestSendSchema))
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   history: authedProcedure
