@@ -1,14 +1,17 @@
-/** The email sent when a watch's condition is met (and the verification email for a new address). */
+/** The email sent for a run's notice (a finding, its retraction, a failing watch…) and the verification email. */
 import { Heading, Hr, Link, Section, Text } from "@react-email/components";
-import { EmailCard, muted } from "./layout";
-import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
+import { EmailCard, FullWidthButton, link, muted, VerdictStrip, type Tone } from "./layout";
+import { renderMarkdown, siteOf, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
 
 export type WatchNotificationProps = {
   watchName: string;
+  /** The strip at the top: what happened, in words ("Condition met · found 2 Nov 2026"), and its tone. */
+  verdict: { text: string; tone: Tone };
   title: string;
   answer: string;
   evidence: string;
-  sources: { url: string; title: string }[];
+  /** `domain` is the site the source is on (the pages name it the same way). */
+  sources: { url: string; title: string; domain?: string }[];
   watchUrl: string;
   /** The owner pauses the watch; a follower unsubscribes. */
   action: { label: string; url: string };
@@ -16,34 +19,45 @@ export type WatchNotificationProps = {
   whose?: string;
 };
 
-const answer = { fontSize: "14px", lineHeight: "24px" };
+const answer = { fontSize: "15px", lineHeight: "24px" };
+const label = { fontSize: "13px", fontWeight: 600, letterSpacing: "0.02em", margin: "20px 0 4px" };
 
 export function WatchNotification(p: WatchNotificationProps) {
   return (
-    <EmailCard preview={p.title}>
-      <Text style={muted}>
+    <EmailCard preview={`${p.verdict.text}: ${p.title}`}>
+      <VerdictStrip tone={p.verdict.tone}>{p.verdict.text}</VerdictStrip>
+      <Text style={{ ...muted, margin: "0 0 4px" }} className="email-muted">
         {p.whose ?? "Your watch"} “{p.watchName}”
       </Text>
-      <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
+      <Heading as="h1" style={{ fontSize: "21px", lineHeight: "28px", margin: "0 0 12px" }}>
         {p.title}
       </Heading>
       {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
       <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
       {p.evidence ? (
         <Section>
-          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
-          <Text>{p.evidence}</Text>
+          <Text style={label}>Evidence</Text>
+          <Text style={{ fontSize: "14px", lineHeight: "22px", margin: "0" }}>{p.evidence}</Text>
         </Section>
       ) : null}
       {p.sources.length ? (
         <Section>
-          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
+          <Text style={label}>Sources</Text>
           {p.sources.map((s) => {
             const href = sourceHref(s.url);
+            const site = s.domain || (href ? siteOf(href) : "");
             return (
-              <Text key={s.url} style={{ margin: "4px 0" }}>
+              <Text key={s.url} style={{ margin: "0 0 10px", fontSize: "14px", lineHeight: "20px" }}>
+                {site ? (
+                  <>
+                    <span style={muted} className="email-muted">
+                      {site}
+                    </span>
+                    <br />
+                  </>
+                ) : null}
                 {href ? (
-                  <Link href={href} rel={USER_CONTENT_REL}>
+                  <Link href={href} rel={USER_CONTENT_REL} style={link}>
                     {s.title || s.url}
                   </Link>
                 ) : (
@@ -54,9 +68,12 @@ export function WatchNotification(p: WatchNotificationProps) {
           })}
         </Section>
       ) : null}
-      <Hr />
-      <Text style={muted}>
-        <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.action.url}>{p.action.label}</Link>
+      <FullWidthButton href={p.watchUrl}>Open the watch</FullWidthButton>
+      <Hr style={{ borderColor: "#e1e4ea", margin: "20px 0 12px" }} />
+      <Text style={{ ...muted, margin: "0" }} className="email-muted">
+        <Link href={p.action.url} style={{ ...link, color: "#5b6270" }}>
+          {p.action.label}
+        </Link>
       </Text>
     </EmailCard>
   );
@@ -72,10 +89,10 @@ export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
         Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you
         confirm.
       </Text>
-      <Text>
-        <Link href={p.verifyUrl}>Confirm this address</Link>
+      <FullWidthButton href={p.verifyUrl}>Confirm this address</FullWidthButton>
+      <Text style={muted} className="email-muted">
+        If this wasn’t you, ignore this email.
       </Text>
-      <Text style={muted}>If this wasn’t you, ignore this email.</Text>
     </EmailCard>
   );
 }
@@ -90,10 +107,13 @@ export function ConfirmFollow(p: { confirmUrl: string; watchName: string; watchU
         Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing is
         sent until you confirm; every email has a link to stop.
       </Text>
-      <Text>
-        <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>
+      <FullWidthButton href={p.confirmUrl}>Confirm and follow</FullWidthButton>
+      <Text style={muted} className="email-muted">
+        <Link href={p.watchUrl} style={{ ...link, color: "#5b6270" }}>
+          See the watch first
+        </Link>
+        . If this wasn’t you, ignore this email: you will not hear from us again about it.
       </Text>
-      <Text style={muted}>If this wasn’t you, ignore this email: you will not hear from us again about it.</Text>
     </EmailCard>
   );
 }

@@ -13,14 +13,18 @@ export function Pill({
   size,
   children,
   testId,
+  mark,
 }: {
   tone?: Tone;
   size?: "large";
   children: ReactNode;
   testId?: string;
+  /** The pill carries a glyph of its own (✓, ✗) instead of the tone's dot. */
+  mark?: boolean;
 }) {
+  const className = ["pill", size, mark ? "bare" : null].filter(Boolean).join(" ");
   return (
-    <span className={size ? `pill ${size}` : "pill"} data-tone={tone} data-testid={testId}>
+    <span className={className} data-tone={tone} data-testid={testId}>
       {tone === "running" ? <span className="spinner" aria-hidden /> : null}
       {children}
     </span>
@@ -57,11 +61,17 @@ export const ExecutionPill = ({ status }: { status: keyof typeof EXECUTION_TONE 
   <Pill tone={EXECUTION_TONE[status]}>{status}</Pill>
 );
 
-const SEND_TONE = { sent: "ok", failed: "danger", skipped: "warn" } as const;
+const SEND_MARK = {
+  sent: { tone: "ok", mark: "✓", word: "Delivered" },
+  failed: { tone: "danger", mark: "✗", word: "Failed" },
+  skipped: { tone: "warn", mark: "–", word: "Not sent" },
+} as const;
 
-/** A delivery's status: sent, failed or skipped. */
-export const SendPill = ({ status }: { status: keyof typeof SEND_TONE }) => (
-  <Pill tone={SEND_TONE[status]}>{status}</Pill>
+/** A delivery's outcome, marked as a webhook log marks it: ✓ Delivered, ✗ Failed, – Not sent (held back, a cap). */
+export const DeliveryMark = ({ status }: { status: keyof typeof SEND_MARK }) => (
+  <Pill tone={SEND_MARK[status].tone} mark>
+    <span aria-hidden>{SEND_MARK[status].mark}</span> {SEND_MARK[status].word}
+  </Pill>
 );
 
 export const VERDICT_WORD: Record<Resolution["status"], string> = {

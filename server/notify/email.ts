@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
 import { Resend } from "resend";
-import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
+import { VerifyAddress, WatchNotification, type WatchNotificationProps } from "../../emails/watch-notification";
 import { env } from "../env";
 import { heldUntil } from "../users/settings";
 import { db, type User } from "../db";
@@ -19,7 +19,8 @@ import {
   type Delivery,
   type DeliveryOutcome,
 } from "./deliveries";
-import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
+import { EVENT_LABELS, eventSuffix, forFollowers, toAccount, type Notice } from "./events";
+import { formatDate } from "../render/dates";
 import { defang } from "../render/defang";
 import { storedConfig, type DeliveryPlan } from "./channels/types";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
@@ -110,12 +111,32 @@ export async function unverifiedReason(
   return `address not verified: verification link sent to ${address}`;
 }
 
+/** The strip at the top of a notice's email: what happened, in words, dated in the reader's time zone. */
+function verdictOf(notice: Notice, at: Date | null, timeZone: string): WatchNotificationProps["verdict"] {
+  const label = EVENT_LABELS[notice.event];
+  const day = at ? formatDate(at, timeZone) : null;
+  switch (notice.event) {
+    case "task.condition_met":
+      return { tone: "ok", text: day ? `${label} · found ${day}` : label };
+    case "task.condition_retracted":
+      return { tone: "warn", text: day ? `${label} · ${day}` : label };
+    case "task.run_failed":
+      return { tone: "danger", text: `${label} · the last ${notice.consecutive_failures} checks failed` };
+    case "task.run_recovered":
+      return { tone: "ok", text: `${label} · checking again` };
+    case "account.budget_exhausted":
+      return { tone: "warn", text: `${label} · watches wait for next month` };
+  }
+}
+
 async function notificationEmail(
   task: { id: string; name: string; is_public: boolean },
   content: Omit<Content, "subject">,
+  verdict: WatchNotificationProps["verdict"],
 ) {
   return WatchNotification({
     watchName: task.name,
+    verdict,
     ...content,
     watchUrl: watchUrl(task),
     action: { label: "Pause this watch", url: await pauseUrl(task.id) },
@@ -186,12 +207,15 @@ export async function deliverEmail(
     },
     async () => {
       const { subject, ...content } = await noticeContent(notice, d);
+      const verdict = verdictOf(notice, d.execution.completed_at, target.user?.timezone ?? "UTC");
       const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}${attempt > 1 ? `-${attempt}` : ""}`;
-      if (!target.unsubscribe) return { subject, react: await notificationEmail(d.task, content), idempotencyKey };
+      if (!target.unsubscribe)
+        return { subject, react: await notificationEmail(d.task, content, verdict), idempotencyKey };
       return {
         subject,
         react: WatchNotification({
           watchName: d.task.name,
+          verdict,
           ...content,
           watchUrl: watchUrl(d.task),
           whose: "A watch you follow",
@@ -220,12 +244,16 @@ export function sendTestEmail(
     { user_id: user.id, task_id: task.id, execution_id: null, event: "task.test", recipient: address },
     async () => ({
       subject: `Test notification: ${task.name}`,
-      react: await notificationEmail(task, {
-        title: `Test notification for “${task.name}”`,
-        answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
-        evidence: "",
-        sources: [],
-      }),
+      react: await notificationEmail(
+        task,
+        {
+          title: `Test notification for “${task.name}”`,
+          answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",
+          evidence: "",
+          sources: [],
+        },
+        { tone: "neutral", text: `${EVENT_LABELS["task.test"]} · nothing happened yet` },
+      ),
     }),
     () => unverifiedReason(user, task, address),
   );
