@@ -2,6 +2,7 @@ import Link from "next/link";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import { TaskStateSchema } from "@/server/tasks/schemas";
 import { listTasks } from "@/server/tasks/service";
+import { NOAUTH_USER } from "@/server/auth";
 import { OutcomePill, StatePill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
@@ -22,6 +23,13 @@ const FILTERS = [
   { label: "Completed", state: "completed" },
 ] as const;
 
+/**
+ * Whom the welcome greets: the account's first name, else its username, else nobody. The built-in development
+ * account (no sign-in) carries a placeholder name, which is no one's.
+ */
+const greeted = (user: { id: string; first_name: string; username: string | null }) =>
+  (user.id === NOAUTH_USER.id ? "" : user.first_name.trim()) || user.username || "";
+
 /** Watches per page. */
 const PAGE = 50;
 
@@ -40,7 +48,7 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
     <main className="wide">
       {!user.has_seen_welcome ? (
         <section className="card welcome" aria-labelledby="welcome-title">
-          <h2 id="welcome-title">Welcome{user.first_name ? `, ${user.first_name}` : ""}!</h2>
+          <h2 id="welcome-title">Welcome to Watch{greeted(user) ? `, ${greeted(user)}` : ""}!</h2>
           <p>
             A watch is a question you want answered once, when it happens. An AI agent searches the web for it, decides
             whether your condition is met, picks its own next check, and tells you once per new finding: by email, in

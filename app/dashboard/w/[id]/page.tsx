@@ -8,10 +8,12 @@ import { FindingsSection } from "../../../ui/finding-card";
 import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
 import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
-import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
+import { CopyButton, LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
 import { failureStreak, isFailing, isOpen, outcomeOf } from "@/server/tasks/outcome";
-import { duration, sureness } from "../../ui/format";
+import { duration, interval, sureness } from "../../ui/format";
+import { DefinitionHistory } from "../../ui/history";
+import { env } from "@/server/env";
 import { ownWatch } from "../../ui/load";
 
 type Execution = NonNullable<TaskView["last_execution"]>;
@@ -126,13 +128,6 @@ function Delivery({ task, standing }: { task: TaskView; standing: Finding | null
   );
 }
 
-const interval = (minutes: number) =>
-  minutes % 1440 === 0
-    ? `${minutes / 1440} day${minutes === 1440 ? "" : "s"}`
-    : minutes % 60 === 0
-      ? `${minutes / 60} h`
-      : `${minutes} min`;
-
 const PROVIDER_NAMES = {
   google: "Gemini with Google Search",
   openai: "OpenAI with web search",
@@ -210,8 +205,14 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </div>
       </div>
       {task.is_public ? (
-        <p className="muted small">
-          Public page: <Link href={`/w/${task.id}`}>/w/{task.id}</Link> ·{" "}
+        <p className="muted small row public-link" data-testid="public-link">
+          <span>
+            Public page: <Link href={`/w/${task.id}`}>{task.name}</Link>{" "}
+            <span className="path">
+              {new URL(env.APP_URL).host}/w/{task.id.slice(0, 8)}…
+            </span>
+          </span>
+          <CopyButton text={`${env.APP_URL}/w/${task.id}`} label="Copy link" />
           <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS feed</a>
         </p>
       ) : null}
@@ -254,6 +255,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
       <FindingsSection
         taskId={task.id}
         findings={findings}
+        met={task.resolution.status !== "watching"}
         empty="Nothing yet: every new finding appears here once, with each check that confirms it."
       />
 
@@ -344,23 +346,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
 
       <section aria-labelledby="changes-title" id="history" className="section">
         <h2 id="changes-title">Definition history</h2>
-        {history.length ? (
-          <ul className="changes">
-            {history.map((h) => (
-              <li key={h.at}>
-                <Time iso={h.at} />:{" "}
-                {Object.entries(h.changes).map(([field, c], i) => (
-                  <span key={field} className="small">
-                    {i ? "; " : ""}
-                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)}
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">Unchanged since it was created.</p>
-        )}
+        <DefinitionHistory entries={history} />
       </section>
 
       <section aria-labelledby="history-title" className="section">
