@@ -17,8 +17,15 @@ export { AppriseError, CHANNEL_SPECS, parseApprise } from "./channels";
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];
 export type Execution = components["schemas"]["Execution"];
-/** A watch's verdict: `watching`, `met` (since, answer, sources) or `resolved`. */
+/** A watch's standing finding: `watching`, `met` (since, answer, sources) or `resolved`. */
 export type Resolution = components["schemas"]["Resolution"];
+/**
+ * A watch's verdict as one state: `met`, `not_yet`, `held` (owner only), `paused`, `cant_check` (with `failure`
+ * `ours` or `yours` and `retry_at`), `first_check` or `resolved`.
+ */
+export type Verdict = components["schemas"]["Verdict"];
+/** What became of a watch's latest notice on one channel: `delivered`, `retrying` or `failed` (with `failure`). */
+export type Delivery = components["schemas"]["Delivery"];
 export type Finding = components["schemas"]["Finding"];
 /** A run's result in words ("met", "met · held", "not met", "failed", "running", "never run"), as the dashboard says it. */
 export { outcomeOf, type Outcome } from "../server/tasks/outcome";
@@ -29,6 +36,13 @@ export type SendEvent = NonNullable<
 export type User = components["schemas"]["User"];
 export type ApiKey = components["schemas"]["ApiKey"];
 export type TaskState = Task["state"];
+type ListQuery = NonNullable<paths["/api/v1/tasks"]["get"]["parameters"]["query"]>;
+/** The list's filter: a watch's own state (`active`, `paused`, `completed`) or what it found (`met`, `watching`, `held`, `failing`). */
+export type ListState = NonNullable<ListQuery["state"]>;
+/** The list's order: `created` (default, newest first), `attention` (the dashboard's), `updated`, `name`. */
+export type ListSort = NonNullable<ListQuery["sort"]>;
+/** What `watches.list` and `watches.page` take: order, words, state, and a page. */
+export type ListOptions = { sort?: ListSort; q?: string; state?: ListState; limit?: number; offset?: number };
 export type CreateTaskInput = NonNullable<paths["/api/v1/tasks"]["post"]["requestBody"]>["content"]["application/json"];
 export type UpdateTaskInput = Omit<
   NonNullable<paths["/api/v1/tasks/{id}"]["put"]["requestBody"]>["content"]["application/json"],
@@ -123,16 +137,21 @@ export function createClient(options: ClientOptions = {}) {
 
   const watches = {
     create: (input: CreateTaskInput) => unwrap(api.POST("/api/v1/tasks", { body: input })),
-    /** Your watches, newest first: all of them, or `limit` of them from `offset`. */
-    list: (filter: { state?: TaskState; limit?: number; offset?: number } = {}) =>
-      unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
-    /** A page of your watches and how many there are in all (the server's X-Total-Count). */
-    page: async (filter: { state?: TaskState; limit: number; offset?: number }) => {
+    /**
+     * Your watches, newest first unless `sort` says (`attention`: failing ones, then unseen findings, …), those with
+     * every word of `q` and in `state`: all of them, or `limit` of them from `offset`.
+     */
+    list: (filter: ListOptions = {}) => unwrap(api.GET("/api/v1/tasks", { params: { query: filter } })),
+    /** A page of your watches and how many match in all (the server's X-Total-Count). */
+    page: async (filter: ListOptions & { limit: number }) => {
       const call = api.GET("/api/v1/tasks", { params: { query: filter } });
       const items = await unwrap(call);
       return { items, total: Number((await call).response.headers.get("x-total-count") ?? items.length) };
     },
+    /** A watch, with its verdict and (yours) what became of its latest notice on each channel (`delivery`). */
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
+    /** Marks a watch seen, as opening its page does: its findings so far are no longer `unseen`. */
+    seen: (id: string) => unwrap(api.POST("/api/v1/tasks/{id}/seen", byId(id))).then(() => undefined),
     update: (id: string, changes: UpdateTaskInput) =>
       unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
     delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),

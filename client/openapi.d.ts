@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your watches, newest first: all of them, or a page with limit and offset */
+        /** List your watches (newest first, or sort=attention, updated, name), filtered by state and words: all of them, or a page with limit and offset */
         get: operations["tasks-list"];
         put?: never;
         /** Create a watch */
@@ -49,6 +49,23 @@ export interface paths {
         post?: never;
         /** Delete a watch */
         delete: operations["tasks-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{id}/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a watch seen, as opening its page does: its findings so far are no longer `unseen` */
+        post: operations["tasks-seen"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -742,6 +759,15 @@ export interface components {
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
             resolution: components["schemas"]["Resolution"];
+            verdict: components["schemas"]["Verdict"];
+            /** @description The first sentence of the latest answer (plain text, at most 200 characters, cut on a word); null before any. Anyone but the owner reads the latest answer not held back by the watch's bounds. */
+            latest_answer: string | null;
+            /** @description Owner views: a finding or retraction is newer than the owner's last look at the watch (its dashboard page, or `POST /api/v1/tasks/{id}/seen`) */
+            unseen?: boolean;
+            /** @description Owner views: the latest notice failed on at least one channel (its retries spent) */
+            delivery_failed?: boolean;
+            /** @description The owner's `GET /api/v1/tasks/{id}`: the latest notice on each channel it went to (empty before any notice) */
+            delivery?: components["schemas"]["Delivery"][];
             min_confidence: number;
             /** Format: int64 */
             min_sources: number;
@@ -847,6 +873,57 @@ export interface components {
             answer: string | null;
             sources: components["schemas"]["Source"][];
         };
+        /** @description The watch's verdict as one state, decided in one place for every surface (pages, cards, badge, Open Graph image, emails). `resolution` keeps the standing finding itself. */
+        Verdict: {
+            /**
+             * @description The one state the watch is in: `met` (its last notified finding stands), `not_yet` (checked, nothing found), `held` (found, not sent: the watch's bounds held it back; owner only), `paused` (not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), `cant_check` (its checks fail: FAILED_NOTICE_AFTER (3) in a row, or every one so far), `first_check` (no check has answered yet; one is running or pending), `resolved` (completed with its finding standing). Anyone but the owner never sees `held`: the watch shows as it would without the held finding.
+             * @enum {string}
+             */
+            state: "met" | "not_yet" | "held" | "paused" | "cant_check" | "first_check" | "resolved";
+            /** @description When this state began: met/resolved when the finding was made, held when it was found, paused when the watch was paused or completed, cant_check when the first failed check of the streak finished, first_check when the running check started (null while pending); null for not_yet */
+            since: string | null;
+            /** @description When the latest answer (`latest_answer`) was checked; null before any */
+            as_of: string | null;
+            /** @description A check is under way now */
+            running: boolean;
+            /** @description cant_check only: `ours` (the model or search provider, its quota, a timeout, the service's configuration: Watch retries at `retry_at` and needs nothing from you) or `yours` (a site that cannot be read, a condition that cannot be evaluated: `reason` says what to change) */
+            failure: ("ours" | "yours") | null;
+            /** @description cant_check only: when the next check (the retry) is due */
+            retry_at: string | null;
+            /** @description held: the gate's reason (e.g. `1 independent source, 2 required`); cant_check (owner views): what failed, or what to change, in words; otherwise null */
+            reason: string | null;
+        };
+        /** @description What became of the watch's latest notice on one channel */
+        Delivery: {
+            /** @enum {string} */
+            channel: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
+            /** @description The channel's name as people read it (`Email`, `Slack`) */
+            label: string;
+            /** @description Which notice (task.condition_met, task.condition_retracted, …) */
+            event: string;
+            /**
+             * @description `delivered` (the channel accepted it), `retrying` (not yet: the next attempt is due at `next_attempt_at`, or one is under way when that is null), `failed` (no attempt is left; `failure` says why; `POST /api/v1/notifications/sends/{send_id}/redeliver` sends it again)
+             * @enum {string}
+             */
+            state: "delivered" | "retrying" | "failed";
+            /** @description Why it did not arrive: `refused` (the destination said no: HTTP 4xx or a redirect, or it cannot be sent to as configured: an unconfirmed address, a private address), `unreachable` (HTTP 5xx, 408 or 429, a timeout, DNS, a refused connection), `internal` (Watch itself: no email key, an email cap, an attempt cut short); null when it arrived or is under way */
+            failure: ("refused" | "unreachable" | "internal") | null;
+            /** @description The latest attempt's error, e.g. `HTTP 500` */
+            error: string | null;
+            /**
+             * Format: int64
+             * @description Attempts of this notice on this channel so far
+             */
+            attempts: number;
+            /** Format: date-time */
+            last_attempt_at: string;
+            next_attempt_at: string | null;
+            /**
+             * Format: uuid
+             * @description The latest attempt's send record
+             */
+            send_id: string;
+        };
         /** @description Email notification channel */
         EmailNotification: {
             /**
@@ -950,6 +1027,15 @@ export interface components {
             last_execution_id: string | null;
             last_execution: components["schemas"]["Execution"] | null;
             resolution: components["schemas"]["Resolution"];
+            verdict: components["schemas"]["Verdict"];
+            /** @description The first sentence of the latest answer (plain text, at most 200 characters, cut on a word); null before any. Anyone but the owner reads the latest answer not held back by the watch's bounds. */
+            latest_answer: string | null;
+            /** @description Owner views: a finding or retraction is newer than the owner's last look at the watch (its dashboard page, or `POST /api/v1/tasks/{id}/seen`) */
+            unseen?: boolean;
+            /** @description Owner views: the latest notice failed on at least one channel (its retries spent) */
+            delivery_failed?: boolean;
+            /** @description The owner's `GET /api/v1/tasks/{id}`: the latest notice on each channel it went to (empty before any notice) */
+            delivery?: components["schemas"]["Delivery"][];
             min_confidence: number;
             /** Format: int64 */
             min_sources: number;
@@ -1022,6 +1108,10 @@ export interface components {
             /** @enum {string} */
             status: "sent" | "failed" | "skipped";
             error_message: string | null;
+            /** @description Why it did not arrive: `refused` (the destination said no: HTTP 4xx or a redirect, or it cannot be sent to as configured: an unconfirmed address, a private address), `unreachable` (HTTP 5xx, 408 or 429, a timeout, DNS, a refused connection), `internal` (Watch itself: no email key, an email cap, an attempt cut short); null when it arrived or is under way */
+            failure: ("refused" | "unreachable" | "internal") | null;
+            /** @description When the next attempt of this notice on this channel is due; null when none is planned */
+            next_attempt_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1099,7 +1189,9 @@ export interface operations {
     "tasks-list": {
         parameters: {
             query?: {
-                state?: "active" | "paused" | "completed";
+                sort?: "attention" | "created" | "updated" | "name";
+                q?: string;
+                state?: "active" | "paused" | "completed" | "met" | "watching" | "held" | "failing";
                 limit?: number;
                 offset?: number;
             };
@@ -1712,6 +1804,106 @@ export interface operations {
         };
     };
     "tasks-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Account disabled */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tasks-seen": {
         parameters: {
             query?: never;
             header?: never;

@@ -41,7 +41,7 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
   await serverCaller(); // signed out: to the sign-in page
   const user = (await viewer())!;
   // What GET /api/v1/tasks?limit&offset answers, with its X-Total-Count.
-  const { tasks, total } = await listTasks(user, state, { limit: PAGE, offset: (page - 1) * PAGE });
+  const { tasks, total } = await listTasks(user, { state, limit: PAGE, offset: (page - 1) * PAGE });
   const pages = Math.max(1, Math.ceil(total / PAGE));
   const link = (p: number) => `/dashboard?${new URLSearchParams({ ...(state ? { state } : {}), page: String(p) })}`;
   return (

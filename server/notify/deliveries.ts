@@ -11,10 +11,11 @@
  * across watches, CONFIRMATIONS_PER_WATCH_PER_DAY per watch.
  */
 import { env } from "../env";
-import { db, type NotificationType, type SendStatus } from "../db";
-import { transaction, type Query } from "../db/sql";
+import { db, type DeliveryFailure, type NotificationType, type SendStatus } from "../db";
+import { sql, transaction, type Query } from "../db/sql";
 import type { SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
+import { CHANNEL_SPECS, specOf } from "../../client/channels";
 import { metrics } from "../observability/metrics.mjs";
 
 export type DeliveryOutcome = {
@@ -55,6 +56,28 @@ export type Claim =
   | { id: string; blocked: string; retryAt: string | null }
   /** An earlier run of this step claimed the attempt already. */
   | { existing: { status: SendStatus; error_message: string | null }; retryAt: string | null };
+
+/**
+ * Why a send did not arrive, from its status and error (the one place it is decided; stored with the record when it
+ * is settled): `refused` — the destination said no (HTTP 4xx, a redirect) or cannot be sent to as configured (not
+ * https, a private address, an address not confirmed yet): retrying the same will not help; `unreachable` — HTTP 5xx,
+ * 408 or 429, a timeout, DNS, a refused connection: it may pass; `internal` — Watch itself (no email key, the email
+ * provider refusing Watch's account, an email cap, an attempt cut short). Null when it was sent, or is under way.
+ */
+export function deliveryFailure(status: SendStatus, error: string | null): DeliveryFailure | null {
+  if (status === "sent" || error === INTERRUPTED) return null;
+  const e = error ?? "";
+  const http = /^HTTP (\d{3})/.exec(e);
+  if (http) {
+    const code = Number(http[1]);
+    return code >= 500 || code === 408 || code === 425 || code === 429 ? "unreachable" : "refused";
+  }
+  if (/^refused:|must use https|^address not verified/.test(e)) return "refused";
+  if (/^Resend: .*(rate limit|too many requests|unable to fetch|could not be resolved|internal server error)/i.test(e))
+    return "unreachable";
+  if (/^Resend: |not configured|limit reached/i.test(e)) return "internal";
+  return "unreachable";
+}
 
 /** Sent or possibly sent: what the caps count. */
 const COUNTED = `(status = 'sent' OR (status = 'failed' AND error_message = '${INTERRUPTED}'))`;
@@ -154,9 +177,10 @@ export function claimAttempt(rec: Attempt, outcome: { failed?: string; skipped?:
     const blocked = outcome.skipped ?? cap?.reason ?? null;
     const status: SendStatus = blocked ? "skipped" : "failed";
     // A concurrent claim of the same attempt loses on the unique key: it finds the winner's record instead.
+    const error = outcome.failed ?? blocked ?? INTERRUPTED;
     const [row] = await query<{ id: string }>(
-      `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, recipient_key, attempt, status, error_message, audience)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8, $9::"SendStatus", $10, $11)
+      `INSERT INTO notification_sends (id, user_id, task_id, execution_id, event, notification_type, recipient, recipient_key, attempt, status, error_message, audience, failure)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::"NotificationType", $6, $7, $8, $9::"SendStatus", $10, $11, $12::"DeliveryFailure")
        ON CONFLICT (execution_id, event, notification_type, attempt, audience) DO NOTHING RETURNING id`,
       [
         rec.user_id,
@@ -168,8 +192,9 @@ export function claimAttempt(rec: Attempt, outcome: { failed?: string; skipped?:
         mailbox,
         rec.attempt,
         status,
-        outcome.failed ?? blocked ?? INTERRUPTED,
+        error,
         audience,
+        deliveryFailure(status, error),
       ],
     );
     if (!row) return { existing: { status: "failed", error_message: INTERRUPTED }, retryAt: null };
@@ -182,12 +207,122 @@ export function claimAttempt(rec: Attempt, outcome: { failed?: string; skipped?:
 export async function settleAttempt(id: string, status: SendStatus, error: string | null) {
   const { notification_type } = await db.notificationSend.update({
     where: { id },
-    data: { status, error_message: error },
+    data: { status, error_message: error, failure: deliveryFailure(status, error) },
     select: { notification_type: true },
   });
   countDelivery(notification_type, status);
 }
 
+/** Further attempts of a finding's or retraction's email skipped for the hourly cap (each when the window has room). */
+export const EMAIL_CAP_RETRIES = 3;
+
+/**
+ * How long to wait before the next attempt of a notice on a channel, or null when there is none: an email skipped for
+ * the hourly cap goes when the hour has room (at most EMAIL_CAP_RETRIES times); a failure that may pass is retried
+ * after the channel's delays, a rate-limited service's own wait (a 429's Retry-After) honoured within the planned one.
+ */
+export function retryWait(outcome: DeliveryOutcome, attempt: number, delays: readonly number[], now = Date.now()) {
+  if (outcome.retryAt && attempt <= EMAIL_CAP_RETRIES) return Math.max(0, Date.parse(outcome.retryAt) - now);
+  if (!outcome.retry || attempt > delays.length) return null;
+  const planned = delays[attempt - 1]!;
+  return Math.min(outcome.retryAfterMs ?? planned, planned);
+}
+
+/**
+ * After an attempt of a run's notice (the delivery workflow's step): when the next one is due (`waitMs` from now; null:
+ * none), and an attempt that never settled is settled as cut short. The owner's watch is then marked when its latest
+ * notice failed on a channel.
+ */
+export async function recordNextAttempt(
+  a: { executionId: string; event: SendEvent; type: NotificationType; attempt: number; followId?: string | null },
+  waitMs: number | null,
+) {
+  const [row] = await sql<{ task_id: string | null; user_id: string | null }>(
+    `UPDATE notification_sends SET next_attempt_at = $6,
+            failure = CASE WHEN status = 'sent' THEN NULL ELSE coalesce(failure, 'internal') END
+      WHERE execution_id = $1 AND event = $2 AND notification_type = $3::"NotificationType" AND attempt = $4 AND audience = $5
+      RETURNING task_id, user_id`,
+    [
+      a.executionId,
+      a.event,
+      a.type,
+      a.attempt,
+      a.followId ? `follow:${a.followId}` : "owner",
+      waitMs === null ? null : new Date(Date.now() + waitMs),
+    ],
+  );
+  if (row?.task_id && row.user_id && !a.followId) await markDeliveryFailed(row.task_id, row.user_id);
+}
+
+/**
+ * The send records of a watch's latest notice, one per channel (its latest attempt): of the owner's history, the run
+ * that last sent something, and on each channel the latest attempt of it. `$1` the watch, `$2` its owner.
+ */
+const LATEST_NOTICE = `SELECT DISTINCT ON (s.notification_type) s.*
+     FROM notification_sends s
+    WHERE s.execution_id = (SELECT n.execution_id FROM notification_sends n
+                             WHERE n.user_id = $2 AND n.task_id = $1 AND n.audience = 'owner' AND n.execution_id IS NOT NULL
+                             ORDER BY n.created_at DESC LIMIT 1)
+      AND s.audience = 'owner'
+    ORDER BY s.notification_type, s.created_at DESC, s.attempt DESC`;
+
+/** Not sent and no attempt left (settled: one under way has no failure yet). */
+const FAILED = `(d.status <> 'sent' AND d.next_attempt_at IS NULL AND d.failure IS NOT NULL)`;
+
+/** Marks (or clears) the watch whose latest notice failed on a channel: the list's mark and its attention order. */
+export async function markDeliveryFailed(taskId: string, userId: string) {
+  await sql(
+    `UPDATE tasks t SET delivery_failed = f.failed
+       FROM (SELECT coalesce(bool_or(${FAILED}), false) AS failed FROM (${LATEST_NOTICE}) d) f
+      WHERE t.id = $1 AND t.delivery_failed <> f.failed`,
+    [taskId, userId],
+  );
+}
+
+export type DeliveryState = "delivered" | "retrying" | "failed";
+
+/** A send record's state: sent; still trying (an attempt planned, or one under way: not settled); or no attempt left. */
+export const deliveryState = (s: {
+  status: SendStatus;
+  failure: DeliveryFailure | null;
+  next_attempt_at: Date | null;
+}): DeliveryState =>
+  s.status === "sent" ? "delivered" : s.next_attempt_at || s.failure === null ? "retrying" : "failed";
+
+/** What became of a watch's latest notice on each channel it went to (the owner's sends), in the registry's order. */
+export async function latestDeliveries(taskId: string, userId: string) {
+  const rows = await sql<{
+    id: string;
+    event: string;
+    notification_type: NotificationType;
+    status: SendStatus;
+    error_message: string | null;
+    failure: DeliveryFailure | null;
+    attempt: number;
+    created_at: Date;
+    next_attempt_at: Date | null;
+  }>(
+    `SELECT d.id, d.event, d.notification_type::text AS notification_type, d.status::text AS status, d.error_message,
+            d.failure::text AS failure, d.attempt, d.created_at, d.next_attempt_at
+       FROM (${LATEST_NOTICE}) d`,
+    [taskId, userId],
+  );
+  const order = (type: string) => CHANNEL_SPECS.findIndex((s) => s.type === type);
+  return rows
+    .sort((a, b) => order(a.notification_type) - order(b.notification_type))
+    .map((s) => ({
+      channel: s.notification_type,
+      label: specOf(s.notification_type)?.label ?? s.notification_type,
+      event: s.event,
+      state: deliveryState(s),
+      failure: s.status === "sent" ? null : s.failure,
+      error: s.status === "sent" ? null : s.error_message,
+      attempts: s.attempt,
+      last_attempt_at: s.created_at.toISOString(),
+      next_attempt_at: s.next_attempt_at?.toISOString() ?? null,
+      send_id: s.id,
+    }));
+}
 const countDelivery = (channel: NotificationType, status: SendStatus) => metrics().deliveries.inc({ channel, status });
 
 /** What a delivery reads: the execution, its watch with the channel of `type` (if any) and its owner. */

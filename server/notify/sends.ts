@@ -1,7 +1,7 @@
 /** The notification send history: one record per delivery attempt; and the redelivery of a webhook. */
 import { DomainError, notFound } from "../errors";
 import { db, type NotificationSend, type NotificationType, type User } from "../db";
-import { claimAttempt, loadDelivery, settleAttempt } from "./deliveries";
+import { claimAttempt, loadDelivery, markDeliveryFailed, settleAttempt } from "./deliveries";
 import { WATCH_EVENTS, type Notice, type SendEvent, type WatchEvent } from "./events";
 import { deliverTo, webhookTarget } from "./webhook";
 
@@ -18,6 +18,8 @@ export function sendView(s: NotificationSend, user: User) {
     notification_type: s.notification_type,
     status: s.status,
     error_message: s.error_message,
+    failure: s.failure,
+    next_attempt_at: s.next_attempt_at?.toISOString() ?? null,
     created_at: s.created_at.toISOString(),
   };
 }
@@ -83,5 +85,6 @@ export async function redeliver(user: User, sendId: string) {
   if ("existing" in claim) throw new DomainError("conflict", "This delivery is being redelivered already");
   const sent = await deliverTo(d, target, notice);
   await settleAttempt(claim.id, sent.status, sent.error);
+  if (send.audience === "owner") await markDeliveryFailed(d.task.id, user.id);
   return sendView(await db.notificationSend.findUniqueOrThrow({ where: { id: claim.id } }), user);
 }

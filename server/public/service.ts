@@ -11,7 +11,7 @@ import { countTasks, findTasks, findVerdict } from "../tasks/reads";
 import { findingAnchor, listPublicFindings } from "../tasks/findings";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
 import type { TaskView } from "../tasks/schemas";
-import { publicTaskView, resolutionOf } from "../tasks/views";
+import { publicTaskView, verdictFor } from "../tasks/views";
 import { verdictBadge } from "./verdict";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
@@ -159,7 +159,7 @@ export async function publicTaskJsonFeed(taskId: string) {
 export async function publicTaskBadge(taskId: string) {
   const row = await findVerdict(taskId);
   if (!row?.is_public) throw notFound();
-  return verdictBadge(resolutionOf(row));
+  return verdictBadge(verdictFor(row, "public"));
 }
 
 export async function joinWaitlist(rawEmail: string) {

@@ -1,32 +1,64 @@
 /**
- * A public watch's verdict in words, as the badge and the Open Graph image say it: "met" while its last notified
- * finding stands, "resolved" once the watch is completed with it, else "watching".
+ * A watch's verdict in words, as the badge, the Open Graph image and emails say it: one state (server/tasks/verdict.ts
+ * decides which), never "watching" on a paused watch or "not yet" over a found answer.
  */
 import { makeBadge } from "badge-maker";
 import { formatDate } from "../render/dates";
-import type { Resolution } from "../tasks/schemas";
+import type { Verdict, VerdictState } from "../tasks/verdict";
 
 /** "2 Nov 2026", in UTC: the same words for every visitor (the badge and the image are cached for everyone). */
 export const verdictDate = (iso: string) => formatDate(iso, "UTC");
 
-/** The badge's right-hand side: "watching", "met · 2 Nov 2026", "resolved · 2 Nov 2026". */
-export function verdictLabel(r: Resolution): string {
-  return r.since && r.status !== "watching" ? `${r.status} · ${verdictDate(r.since)}` : r.status;
+const LABELS: Record<VerdictState, string> = {
+  met: "met",
+  resolved: "resolved",
+  not_yet: "watching",
+  held: "found · held",
+  paused: "paused",
+  cant_check: "can't check",
+  first_check: "first check",
+};
+
+/** The badge's right-hand side: "met · 2 Nov 2026", "resolved · 2 Nov 2026", "watching", "paused", "can't check", … */
+export function verdictLabel(v: Pick<Verdict, "state" | "since">): string {
+  return (v.state === "met" || v.state === "resolved") && v.since
+    ? `${LABELS[v.state]} · ${verdictDate(v.since)}`
+    : LABELS[v.state];
 }
 
 /**
- * The answer to the watch's question, as the Open Graph image says it: "Yes, found 2 Nov 2026", or "Not yet". The date
- * is when the agent found it, which is not necessarily when it happened.
+ * The answer to the watch's question in a sentence, as the Open Graph image and emails say it: "Yes, found 2 Nov 2026",
+ * "Not yet (checked 2 Nov 2026)", "Paused (last checked 2 Nov 2026)", "Can't check right now", … The date of a
+ * finding is when the agent found it, which is not necessarily when it happened.
  */
-export function verdictSentence(r: Resolution): string {
-  return r.status === "watching" || !r.since ? "Not yet" : `Yes, found ${verdictDate(r.since)}`;
+export function verdictSentence(v: Verdict): string {
+  const checked = v.as_of ? verdictDate(v.as_of) : null;
+  switch (v.state) {
+    case "met":
+    case "resolved":
+      return v.since ? `Yes, found ${verdictDate(v.since)}` : "Yes";
+    case "held":
+      return "Found, not sent yet: held back by the watch's bounds";
+    case "paused":
+      return checked ? `Paused (last checked ${checked})` : "Paused";
+    case "cant_check":
+      return v.failure === "yours" ? "Can't check: the watch needs a change" : "Can't check right now; retrying";
+    case "first_check":
+      return v.running ? "First check under way" : "First check pending";
+    case "not_yet":
+      return checked ? `Not yet (checked ${checked})` : "Not yet";
+  }
 }
 
 /** Colours with at least 4.5:1 contrast against the badge's white text. */
-export const VERDICT_COLORS: Record<Resolution["status"], string> = {
-  watching: "#0969da",
+export const VERDICT_COLORS: Record<VerdictState, string> = {
   met: "#1a7f37",
   resolved: "#8250df",
+  not_yet: "#0969da",
+  held: "#7d4e00",
+  paused: "#57606a",
+  cant_check: "#cf222e",
+  first_check: "#0550ae",
 };
 
 /**
@@ -66,13 +98,13 @@ export function verdictImage(tag: string, render: () => Promise<ArrayBuffer>): P
 
 /**
  * A shields-style badge (badge-maker: text widths measured in Verdana, `role="img"`, an `aria-label` and a `<title>`
- * that read "watch: met · 2 Nov 2026"). It holds no text of the watch's own, only its status and date.
+ * that read "watch: met · 2 Nov 2026"). It holds no text of the watch's own, only its state and date.
  */
-export function verdictBadge(r: Resolution): string {
+export function verdictBadge(v: Verdict): string {
   return makeBadge({
     label: "watch",
-    message: verdictLabel(r),
-    color: VERDICT_COLORS[r.status],
+    message: verdictLabel(v),
+    color: VERDICT_COLORS[v.state],
     labelColor: "#555",
     style: "flat",
   });

@@ -7,7 +7,7 @@
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFinding, type PriorRun } from "../agent";
 import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
-import { runResult } from "../tasks/results";
+import { firstSentence, runResult } from "../tasks/results";
 import { storable } from "../text";
 import { gate } from "./trust";
 import { env } from "../env";
@@ -302,8 +302,10 @@ async function recordFailure(
   const nextRun = task.state === "active" ? new Date(now.getTime() + delay) : null;
   await query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]);
   await query(
-    `UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3 WHERE id = $1`,
-    [taskId, nextRun, notices.length > 0],
+    `UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3, failure_streak = $4,
+            failing_since = CASE WHEN $4 = 1 OR failing_since IS NULL THEN $5 ELSE failing_since END
+      WHERE id = $1`,
+    [taskId, nextRun, notices.length > 0, failures, now],
   );
   return { notices, nextRun: nextRun?.toISOString() ?? null };
 }
@@ -346,6 +348,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     }
     const isNew = d.finding !== null && d.finding.notify && d.finding.key !== notifiedKey;
     const gated = isNew ? gate(d, task) : null;
+    const held = gated && !gated.passed ? (gated.reason ?? "") : null;
     const notification = gated?.passed ? d.finding!.notification : null;
     if (notification) {
       notices.unshift({ event: "task.condition_met" });
@@ -374,7 +377,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
             confidence: d.confidence,
             findingTitle: d.finding?.notification.title ?? null,
             isNew,
-            held: gated && !gated.passed ? (gated.reason ?? "") : null,
+            held,
             notified: notification !== null,
             retracted: retracts !== null,
             channels: task.channels,
@@ -383,29 +386,53 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       ],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
-    if (d.finding)
-      await recordFinding(query, taskId, executionId, now, {
-        key: d.finding.key,
-        title: d.finding.notification.title,
-        answer: d.answer,
-        sources: d.sources,
-        notified: notification !== null,
-        held: gated && !gated.passed ? (gated.reason ?? "") : null,
-      });
+    const found = d.finding
+      ? await recordFinding(query, taskId, executionId, now, {
+          key: d.finding.key,
+          title: d.finding.notification.title,
+          answer: d.answer,
+          sources: d.sources,
+          notified: notification !== null,
+          held,
+        })
+      : null;
     if (retracts)
       await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
     await addTokens(query, task.user_id, now, outcome.usage);
     const active = task.state === "active";
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
+    // What cards and the verdict read: the latest answer (the public one unless held back), what is held, and when the
+    // owner last had news (a finding sent or held for the first time, or a retraction).
+    const answer = firstSentence(d.answer);
+    const news = notification !== null || retracts !== null || found?.created === true;
     await query(
       `UPDATE tasks SET last_known_state = $2,
               next_run = CASE WHEN $3::boolean THEN $4::timestamptz ELSE next_run END,
               state = CASE WHEN $5::boolean THEN 'completed' ELSE state END,
               state_changed_at = CASE WHEN $5::boolean THEN $6 ELSE state_changed_at END,
-              notified_finding_key = $7, notified_execution_id = $8, failure_notified = false
+              notified_finding_key = $7, notified_execution_id = $8, failure_notified = false,
+              failure_streak = 0, failing_since = NULL, latest_answer = $9, latest_answer_at = $6,
+              public_answer = CASE WHEN $10::text IS NULL THEN $9 ELSE public_answer END,
+              public_answer_at = CASE WHEN $10::text IS NULL THEN $6 ELSE public_answer_at END,
+              held_reason = CASE WHEN $10::text IS NOT NULL THEN $10 WHEN $11::boolean THEN held_reason END,
+              finding_at = CASE WHEN $12::boolean THEN $6 ELSE finding_at END
         WHERE id = $1`,
-      [taskId, JSON.stringify(d.last_known_state), active, nextRun, completes, now, notifiedKey, notifiedExecution],
+      [
+        taskId,
+        JSON.stringify(d.last_known_state),
+        active,
+        nextRun,
+        completes,
+        now,
+        notifiedKey,
+        notifiedExecution,
+        answer,
+        held,
+        // A met answer that confirms what was held keeps it held; nothing found, a finding sent or a retraction ends it.
+        d.condition_met && notification === null && retracts === null,
+        news,
+      ],
     );
     return { notices, nextRun: nextRun?.toISOString() ?? null };
   });

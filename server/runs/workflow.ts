@@ -11,6 +11,7 @@ import { now } from "../clock";
 import { followersOf } from "../notify";
 import { channelOf, CHANNEL_TYPES, type ChannelType } from "../notify/channels";
 import { sendDigest } from "../notify/digest";
+import { recordNextAttempt, retryWait } from "../notify/deliveries";
 import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
@@ -158,14 +159,11 @@ async function announce(step: WorkflowStep, executionId: string, notices: Notice
   }
 }
 
-/** Further attempts of a finding's or retraction's email skipped for the hourly cap (each when the window has room). */
-export const EMAIL_CAP_RETRIES = 3;
-
 /**
  * A run's notice on one channel, the same workflow for every channel: a plan where the channel has one (email: now,
  * after the recipient's quiet hours, or in the digest), then attempts. A failed attempt is retried after the
  * channel's delays (1 min, 5 min, 30 min; a 429's Retry-After is honoured within the same bounds); an email skipped
- * for the hourly cap is tried again once the hour has room (at most EMAIL_CAP_RETRIES times). Every attempt is a
+ * for the hourly cap is tried again once the hour has room (at most EMAIL_CAP_RETRIES times, ../notify/deliveries). Every attempt is a
  * step with its own send record, so a crash repeats none. (Deliveries started before runs had several notices carry
  * no notice: they were a finding's.)
  */
@@ -189,16 +187,19 @@ export async function channelDelivery(
   for (let attempt = 1; ; attempt++) {
     const outcome = await step.run(
       STEP.deliver(type, attempt),
-      () => channel.deliver(executionId, notice, attempt, followId),
+      async () => {
+        const sent = await channel.deliver(executionId, notice, attempt, followId);
+        // The send record says when the next attempt is due (what the watch's delivery state shows).
+        if (sent.status !== "none")
+          await recordNextAttempt(
+            { executionId, event: notice.event, type, attempt, followId },
+            retryWait(sent, attempt, delays),
+          );
+        return sent;
+      },
       { database: true },
     );
-    let wait: number | null = null;
-    if (outcome.retryAt && attempt <= EMAIL_CAP_RETRIES) wait = Math.max(0, Date.parse(outcome.retryAt) - Date.now());
-    else if (outcome.retry && attempt <= delays.length) {
-      // A rate-limited service's own wait (a 429's Retry-After) is honoured within the planned delay.
-      const planned = delays[attempt - 1]!;
-      wait = Math.min(outcome.retryAfterMs ?? planned, planned);
-    }
+    const wait = retryWait(outcome, attempt, delays);
     if (wait === null) return { attempts: attempt, status: outcome.status };
     await step.sleep(STEP.retryWait(type, attempt), wait);
   }

@@ -57,12 +57,18 @@ export type FoundThisRun = {
 };
 
 /**
- * Records a run's finding inside the run's record transaction. A key the watch has is confirmed (one more
- * confirmation, the latest run); a new key is a new finding when the run notified it or held it back (a met answer
+ * Records a run's finding inside the run's record transaction and says whether it is a new one. A key the watch has is
+ * confirmed (one more confirmation, the latest run); a new key is a new finding when the run notified it or held it back (a met answer
  * the agent did not call news is no finding). A held run never replaces what the public may see of a finding; a
  * finding notified now stands again even if it was retracted before.
  */
-export async function recordFinding(query: Query, taskId: string, executionId: string, at: Date, f: FoundThisRun) {
+export async function recordFinding(
+  query: Query,
+  taskId: string,
+  executionId: string,
+  at: Date,
+  f: FoundThisRun,
+): Promise<{ created: boolean }> {
   const status = f.notified ? "notified" : f.held !== null ? "held" : null;
   const sources = JSON.stringify(f.sources);
   if (status === null) {
@@ -72,10 +78,11 @@ export async function recordFinding(query: Query, taskId: string, executionId: s
         WHERE task_id = $1 AND key = $2`,
       [taskId, f.key, at, executionId, f.answer, sources],
     );
-    return;
+    return { created: false };
   }
   const visible = `findings.status <> 'held' AND $6::text = 'held'`; // a held run keeps a public finding as it was
-  await query(
+  // xmax is 0 on a row this statement inserted (an updated row carries the updating transaction's id).
+  const [row] = await query<{ created: boolean }>(
     `INSERT INTO findings (id, task_id, key, title, answer, sources, status, gate_reason, first_found_at, last_confirmed_at,
                            confirmations, first_execution_id, last_execution_id)
      VALUES (gen_random_uuid(), $1, $2, $3, $4, $5::jsonb, $6::text::"FindingStatus", $7, $8, $8, 1, $9, $9)
@@ -89,9 +96,11 @@ export async function recordFinding(query: Query, taskId: string, executionId: s
                           ELSE findings.gate_reason END,
        title = CASE WHEN findings.status = 'notified' OR ${visible} THEN findings.title ELSE excluded.title END,
        answer = CASE WHEN ${visible} THEN findings.answer ELSE excluded.answer END,
-       sources = CASE WHEN ${visible} THEN findings.sources ELSE excluded.sources END`,
+       sources = CASE WHEN ${visible} THEN findings.sources ELSE excluded.sources END
+     RETURNING xmax = 0 AS created`,
     [taskId, f.key, f.title, f.answer, sources, status, f.held, at, executionId],
   );
+  return { created: row?.created === true };
 }
 
 /** A retraction: the notified finding with this key no longer holds. */

@@ -3,25 +3,59 @@
  * execution, the finding the verdict stands on, the owner's username), in one SQL statement (see `../db/sql`).
  * Writes use Prisma (`taskInclude` in `./views` loads the same).
  */
-import type { Task, TaskState } from "../db";
+import type { Task } from "../db";
 import { reviveDates, sql } from "../db/sql";
+import { FAILED_NOTICE_AFTER } from "./outcome";
+import type { ListState } from "./schemas";
 import { SHOWN_PUBLICLY, type TaskRow } from "./views";
 
 export type TaskFilter = {
   id?: string;
   ids?: string[];
   userId?: string;
-  state?: TaskState;
+  /** The watch's own state, or what it found (`ListState`). */
+  state?: ListState;
   publicOnly?: boolean;
   /** Case-insensitive substring of the name, query or condition. */
   search?: string;
+  /** Words that must all appear in the name, query or condition (any case). */
+  words?: string[];
 };
-export type TaskOrder = "recent" | "popular";
+export type TaskOrder = "recent" | "popular" | "attention" | "updated" | "name";
+
+/**
+ * The attention order's rank: 0 a failing watch (the streak the owner is told about) or one whose latest notice
+ * failed, 1 a finding the owner has not seen, 2 other findings, 3 the rest. The same expression (FAILED_NOTICE_AFTER
+ * written as 3) is indexed with user_id by the migration `inbox` (tasks_attention_idx): a page of one user's watches in
+ * this order is a range of that index.
+ */
+const ATTENTION_RANK = `CASE WHEN t.failure_streak >= ${FAILED_NOTICE_AFTER} OR t.delivery_failed THEN 0
+        WHEN t.finding_at IS NOT NULL AND (t.seen_at IS NULL OR t.finding_at > t.seen_at) THEN 1
+        WHEN t.finding_at IS NOT NULL THEN 2 ELSE 3 END`;
 
 const ORDER: Record<TaskOrder, string> = {
   recent: "t.created_at DESC",
   popular: "t.subscriber_count DESC, t.view_count DESC, t.created_at DESC",
+  attention: `${ATTENTION_RANK}, t.finding_at DESC NULLS LAST, t.next_run ASC NULLS LAST, t.id`,
+  updated: "coalesce(t.updated_at, t.created_at) DESC, t.id",
+  name: "lower(t.name), t.id",
 };
+
+/** A notified finding stands (the verdict's `met` and `resolved`, `resolution` in ./views). */
+const MET = `EXISTS (SELECT 1 FROM executions e WHERE e.id = t.notified_execution_id AND e.retracted_by_execution_id IS NULL)`;
+const FAILING = `(t.failure_streak >= ${FAILED_NOTICE_AFTER} OR t.delivery_failed)`;
+const STATES: Record<ListState, string> = {
+  active: `t.state = 'active'`,
+  paused: `t.state = 'paused'`,
+  completed: `t.state = 'completed'`,
+  met: MET,
+  held: `t.held_reason IS NOT NULL`,
+  failing: FAILING,
+  watching: `t.state = 'active' AND NOT ${MET} AND t.held_reason IS NULL AND NOT ${FAILING}`,
+};
+
+/** The searched text of a watch: the expression of the public directory's trigram index (public_search_trgm_partial). */
+const SEARCHED = `lower(t.name || ' ' || t.search_query || ' ' || t.condition_description)`;
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -32,21 +66,19 @@ function where(filter: TaskFilter) {
   if (filter.id) clauses.push(`t.id = ${param(filter.id)}::uuid`);
   if (filter.ids) clauses.push(`t.id = ANY(${param(filter.ids)}::uuid[])`);
   if (filter.userId) clauses.push(`t.user_id = ${param(filter.userId)}::uuid`);
-  if (filter.state) clauses.push(`t.state = ${param(filter.state)}::"TaskState"`);
+  if (filter.state) clauses.push(STATES[filter.state]);
   if (filter.publicOnly) clauses.push("t.is_public");
-  if (filter.search) {
-    // The expression of the trigram index over public watches (migration public_search_trgm_partial): one LIKE over
-    // the three, lowered alike; with `publicOnly`, as the index covers only those.
-    clauses.push(
-      `lower(t.name || ' ' || t.search_query || ' ' || t.condition_description) LIKE lower(${param(likePattern(filter.search))})`,
-    );
-  }
+  // One LIKE over the three, lowered alike: with `publicOnly`, the trigram index answers it; an owner's own watches
+  // are a range of the user_id index, read and matched.
+  for (const s of [...(filter.search ? [filter.search] : []), ...(filter.words ?? [])])
+    clauses.push(`${SEARCHED} LIKE lower(${param(likePattern(s))})`);
   return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
 }
 
 type Raw = Task & {
   owner_username: string | null;
   notifications: Record<string, unknown>[];
+  executions: { error_message: string | null }[];
   last_execution: Record<string, unknown> | null;
   last_public_execution?: Record<string, unknown> | null;
   notified_execution: Record<string, unknown> | null;
@@ -56,6 +88,19 @@ type Raw = Task & {
 const NOTIFIED_EXECUTION = `(SELECT json_build_object('retracted_by_execution_id', e.retracted_by_execution_id, 'completed_at', e.completed_at,
                                   'created_at', e.created_at, 'result', e.result, 'grounding_sources', e.grounding_sources)
            FROM executions e WHERE e.id = t.notified_execution_id) AS notified_execution`;
+
+/**
+ * The error of the latest failed run while checks fail (what the verdict's `cant_check` is decided from), as a column
+ * `executions` in the shape of `taskInclude`'s.
+ */
+const LAST_FAILURE = `CASE WHEN t.failure_streak > 0 THEN
+            (SELECT coalesce(json_agg(f), '[]') FROM (SELECT e.error_message FROM executions e
+               WHERE e.task_id = t.id AND e.status = 'failed' ORDER BY e.created_at DESC LIMIT 1) f)
+            ELSE '[]' END AS executions`;
+
+/** The open run (pending or running) of a watch, as a column `open_run`: the verdict's `running`. */
+const OPEN_RUN = `(SELECT json_build_object('status', e.status, 'started_at', e.started_at) FROM executions e
+            WHERE e.id = t.last_execution_id AND e.status IN ('pending', 'running')) AS open_run`;
 
 /**
  * The last run anyone but the owner may see (server/tasks/views.ts decides which), as a column
@@ -93,7 +138,7 @@ export async function findTasks(
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
             (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
             ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""}
-            ${NOTIFIED_EXECUTION}
+            ${LAST_FAILURE}, ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
       ORDER BY ${ORDER[page?.order ?? "recent"]}${limit}${offset}`,
@@ -111,26 +156,49 @@ export async function findTask(id: string, opts: { publicLast?: boolean } = {}):
 
 export type VerdictRow = Pick<
   TaskRow,
-  "is_public" | "state" | "notified_execution" | "name" | "condition_description"
+  | "id"
+  | "is_public"
+  | "state"
+  | "notified_execution"
+  | "name"
+  | "condition_description"
+  | "state_changed_at"
+  | "next_run"
+  | "failure_streak"
+  | "failing_since"
+  | "latest_answer"
+  | "latest_answer_at"
+  | "public_answer"
+  | "public_answer_at"
+  | "held_reason"
+  | "finding_at"
+  | "executions"
 > & {
   owner_username: string | null;
+  open_run: { status: string; started_at: Date } | null;
 };
 
 /**
- * What the badge and the Open Graph image need of a watch: whether it is public, its verdict's inputs, its name and
- * condition and its owner's username; one narrow statement.
+ * What the badge, the Open Graph image and emails need of a watch: whether it is public, its verdict's inputs
+ * (`verdictFor` in ./views), its latest answers, its name and condition and its owner's username; one narrow statement.
  */
 export async function findVerdict(id: string): Promise<VerdictRow | null> {
   if (!UUID.test(id)) return null;
   const [row] = await sql<
-    Omit<VerdictRow, "notified_execution"> & { notified_execution: Record<string, unknown> | null }
+    Omit<VerdictRow, "notified_execution" | "open_run"> & {
+      notified_execution: Record<string, unknown> | null;
+      open_run: Record<string, unknown> | null;
+    }
   >(
-    `SELECT t.is_public, t.state, t.name, t.condition_description, u.username AS owner_username, ${NOTIFIED_EXECUTION}
+    `SELECT t.id, t.is_public, t.state, t.name, t.condition_description, t.state_changed_at, t.next_run, t.failure_streak,
+            t.failing_since, t.latest_answer, t.latest_answer_at, t.public_answer, t.public_answer_at, t.held_reason,
+            t.finding_at, u.username AS owner_username, ${OPEN_RUN}, ${LAST_FAILURE}, ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id WHERE t.id = $1::uuid`,
     [id],
   );
   if (!row) return null;
   if (row.notified_execution) reviveDates(row.notified_execution, ["completed_at", "created_at"]);
+  if (row.open_run) reviveDates(row.open_run, ["started_at"]);
   return row as VerdictRow;
 }
 

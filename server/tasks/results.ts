@@ -29,3 +29,39 @@ export function runResult(d: Decided, run: Ran, gate: Gate | null, retractedExec
     retracted_execution_id: retractedExecutionId,
   });
 }
+
+/** What a card shows of an answer: at most this many characters. */
+export const LATEST_ANSWER_MAX = 200;
+
+/** Abbreviations and initials whose full stop ends no sentence ("e.g.", "approx.", "J. R. R."). */
+const ABBREVIATION =
+  /(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|nr|mr|mrs|ms|dr|st|jr|sr|inc|ltd|co)|(?:^|\s)\p{Lu})\.$/iu;
+
+/**
+ * The first sentence of an answer (Markdown) as one plain line, for cards and lists: its first line with text (not a
+ * heading, unless there is nothing else), without Markdown marks (a link keeps its text), up to the first sentence end (one an abbreviation or an initial does not
+ * make); longer than LATEST_ANSWER_MAX, it is cut on a word with an ellipsis. Null when there is no text.
+ */
+export function firstSentence(markdown: string): string | null {
+  const lines = markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\*\*|__|~~|`/g, "")
+    .split("\n")
+    .filter((l) => l.trim());
+  // A heading is a title, not an answer: the first other line, unless there is none.
+  const line = (lines.find((l) => !/^\s*#{1,6}\s/.test(l)) ?? lines[0])
+    ?.replace(/^\s*(?:#{1,6}\s+|[-*+>]\s+|\d+[.)]\s+)?/, "")
+    .trim();
+  if (!line) return null;
+  let sentence = line;
+  for (const end of line.matchAll(/[.!?…](?=\s|$)/g)) {
+    const upTo = line.slice(0, end.index + 1);
+    if (end[0] === "." && ABBREVIATION.test(upTo)) continue;
+    sentence = upTo;
+    break;
+  }
+  if (sentence.length <= LATEST_ANSWER_MAX) return sentence;
+  const cut = sentence.slice(0, LATEST_ANSWER_MAX - 1);
+  const onWord = cut.replace(/\s+\S*$/, "");
+  return `${(onWord.length > LATEST_ANSWER_MAX / 2 ? onWord : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
+}

@@ -9,6 +9,7 @@ export const Timestamp = z.iso.datetime({ offset: true });
 export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
 export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);
 import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../notify/channels";
+import { VERDICT_STATES } from "./verdict";
 
 export { NotificationConfig, NotificationTypeSchema };
 
@@ -241,6 +242,87 @@ export const ResolutionSchema = z
   });
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
+export const VerdictSchema = z
+  .object({
+    state: z.enum(VERDICT_STATES).meta({
+      description:
+        "The one state the watch is in: `met` (its last notified finding stands), `not_yet` (checked, nothing found), " +
+        "`held` (found, not sent: the watch's bounds held it back; owner only), `paused` (not checking: paused, or " +
+        "completed without a standing finding; the last answer is as of `as_of`), `cant_check` (its checks fail: " +
+        "FAILED_NOTICE_AFTER (3) in a row, or every one so far), `first_check` (no check has answered yet; one is " +
+        "running or pending), `resolved` (completed with its finding standing). Anyone but the owner never sees " +
+        "`held`: the watch shows as it would without the held finding.",
+    }),
+    since: Timestamp.nullable().meta({
+      description:
+        "When this state began: met/resolved when the finding was made, held when it was found, paused when the " +
+        "watch was paused or completed, cant_check when the first failed check of the streak finished, first_check " +
+        "when the running check started (null while pending); null for not_yet",
+    }),
+    as_of: Timestamp.nullable().meta({
+      description: "When the latest answer (`latest_answer`) was checked; null before any",
+    }),
+    running: z.boolean().meta({ description: "A check is under way now" }),
+    failure: z
+      .enum(["ours", "yours"])
+      .nullable()
+      .meta({
+        description:
+          "cant_check only: `ours` (the model or search provider, its quota, a timeout, the service's configuration: " +
+          "Watch retries at `retry_at` and needs nothing from you) or `yours` (a site that cannot be read, a condition " +
+          "that cannot be evaluated: `reason` says what to change)",
+      }),
+    retry_at: Timestamp.nullable().meta({ description: "cant_check only: when the next check (the retry) is due" }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "held: the gate's reason (e.g. `1 independent source, 2 required`); cant_check (owner views): what failed, " +
+          "or what to change, in words; otherwise null",
+      }),
+  })
+  .meta({
+    id: "Verdict",
+    description:
+      "The watch's verdict as one state, decided in one place for every surface (pages, cards, badge, Open Graph " +
+      "image, emails). `resolution` keeps the standing finding itself.",
+  });
+
+export const DELIVERY_STATES = ["delivered", "retrying", "failed"] as const;
+export const DELIVERY_FAILURES = ["refused", "unreachable", "internal"] as const;
+const DeliveryFailureSchema = z
+  .enum(DELIVERY_FAILURES)
+  .nullable()
+  .meta({
+    description:
+      "Why it did not arrive: `refused` (the destination said no: HTTP 4xx or a redirect, or it cannot be sent to as " +
+      "configured: an unconfirmed address, a private address), `unreachable` (HTTP 5xx, 408 or 429, a timeout, DNS, " +
+      "a refused connection), `internal` (Watch itself: no email key, an email cap, an attempt cut short); null when " +
+      "it arrived or is under way",
+  });
+
+export const DeliverySchema = z
+  .object({
+    channel: NotificationTypeSchema,
+    label: z.string().meta({ description: "The channel's name as people read it (`Email`, `Slack`)" }),
+    event: z.string().meta({ description: "Which notice (task.condition_met, task.condition_retracted, …)" }),
+    state: z.enum(DELIVERY_STATES).meta({
+      description:
+        "`delivered` (the channel accepted it), `retrying` (not yet: the next attempt is due at `next_attempt_at`, " +
+        "or one is under way when that is null), `failed` (no attempt is left; `failure` says why; " +
+        "`POST /api/v1/notifications/sends/{send_id}/redeliver` sends it again)",
+    }),
+    failure: DeliveryFailureSchema,
+    error: z.string().nullable().meta({ description: "The latest attempt's error, e.g. `HTTP 500`" }),
+    attempts: z.number().int().meta({ description: "Attempts of this notice on this channel so far" }),
+    last_attempt_at: Timestamp,
+    next_attempt_at: Timestamp.nullable(),
+    send_id: Id.meta({ description: "The latest attempt's send record" }),
+  })
+  .meta({ id: "Delivery", description: "What became of the watch's latest notice on one channel" });
+export type DeliveryView = z.infer<typeof DeliverySchema>;
+
 export const TaskSchema = z
   .object({
     id: Id,
@@ -258,6 +340,30 @@ export const TaskSchema = z
     last_execution_id: Id.nullable(),
     last_execution: ExecutionSchema.nullable(),
     resolution: ResolutionSchema,
+    verdict: VerdictSchema,
+    latest_answer: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The first sentence of the latest answer (plain text, at most 200 characters, cut on a word); null before " +
+          "any. Anyone but the owner reads the latest answer not held back by the watch's bounds.",
+      }),
+    unseen: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          "Owner views: a finding or retraction is newer than the owner's last look at the watch (its dashboard page, " +
+          "or `POST /api/v1/tasks/{id}/seen`)",
+      }),
+    delivery_failed: z.boolean().optional().meta({
+      description: "Owner views: the latest notice failed on at least one channel (its retries spent)",
+    }),
+    delivery: z.array(DeliverySchema).optional().meta({
+      description:
+        "The owner's `GET /api/v1/tasks/{id}`: the latest notice on each channel it went to (empty before any notice)",
+    }),
     min_confidence: z.number(),
     min_sources: z.number().int(),
     min_interval_minutes: z.number().int(),
@@ -294,6 +400,10 @@ export const SendRecordSchema = z
     notification_type: NotificationTypeSchema,
     status: z.enum(["sent", "failed", "skipped"]),
     error_message: z.string().nullable(),
+    failure: DeliveryFailureSchema,
+    next_attempt_at: Timestamp.nullable().meta({
+      description: "When the next attempt of this notice on this channel is due; null when none is planned",
+    }),
     created_at: Timestamp,
   })
   .meta({ id: "NotificationSend" });
@@ -307,6 +417,40 @@ export const FindingPaging = {
 export const TotalCount = z.object({
   "X-Total-Count": z.string().max(20).meta({ description: "How many there are in all" }),
 });
+
+export const LIST_SORTS = ["attention", "created", "updated", "name"] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+/** The watch's own state (`active`, `paused`, `completed`), then what it found. */
+export const LIST_STATES = ["active", "paused", "completed", "met", "watching", "held", "failing"] as const;
+export type ListState = (typeof LIST_STATES)[number];
+
+export const ListTasksInput = z.object({
+  sort: z
+    .enum(LIST_SORTS)
+    .optional()
+    .meta({
+      description:
+        "`created` (default: newest first), `attention` (the dashboard's order: a failing watch or one whose latest " +
+        "notice failed, then watches with findings you have not seen, newest first, then the other watches with " +
+        "findings, newest first, then the rest by next check), `updated` (last edited first), `name` (A to Z)",
+    }),
+  q: text()
+    .max(200)
+    .optional()
+    .meta({ description: "Words that must all appear in the name, query or condition (any case)" }),
+  state: z
+    .enum(LIST_STATES)
+    .optional()
+    .meta({
+      description:
+        "The watch's own state: `active`, `paused`, `completed`; or what it found: `met` (its last notified finding " +
+        "stands, whatever its state), `held` (its latest answer found something its bounds held back), `failing` (3 " +
+        "failed checks in a row, or its latest notice failed on a channel), `watching` (active and none of those)",
+    }),
+  limit: z.number().int().min(1).max(500).optional().meta({ description: "Page size. Unset: every watch" }),
+  offset: z.number().int().min(0).optional(),
+});
+export type ListTasksQuery = z.infer<typeof ListTasksInput>;
 
 export const Paging = {
   limit: z.number().int().min(1).max(500).default(50),

@@ -5,6 +5,7 @@
  */
 import { DomainError, notFound, validationError } from "../errors";
 import { db, Prisma, type TaskState, type User } from "../db";
+import { latestDeliveries } from "../notify/deliveries";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
@@ -13,12 +14,14 @@ import {
   CADENCE_ORDER,
   pickDefinition,
   type CreateTaskInput,
+  type ListSort,
+  type ListTasksQuery,
   type NotificationConfig,
   type UpdateTaskInput,
 } from "./schemas";
 import { storedConfig } from "../notify/channels/types";
-import { countTasks, findTask, findTasks } from "./reads";
-import { prismaQuery } from "../db/sql";
+import { countTasks, findTask, findTasks, type TaskOrder } from "./reads";
+import { prismaQuery, sql } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
@@ -103,22 +106,56 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
   return { ...ownerTaskView(fresh), immediate_execution_error };
 }
 
-/** The owner's watches, newest first: all of them, or a page of them with `limit`/`offset`; `total` counts them all. */
-export async function listTasks(user: User, state?: TaskState, page: { limit?: number; offset?: number } = {}) {
-  const filter = { userId: user.id, state };
+const ORDERS: Record<ListSort, TaskOrder> = {
+  created: "recent",
+  attention: "attention",
+  updated: "updated",
+  name: "name",
+};
+
+/**
+ * The owner's watches in the order asked (newest first unless said), filtered by state and words: all of them, or a
+ * page with `limit`/`offset`; `total` counts every match.
+ */
+export async function listTasks(user: User, query: ListTasksQuery = {}) {
+  const words = query.q?.trim().split(/\s+/).filter(Boolean);
+  const filter = { userId: user.id, state: query.state, words: words?.length ? words : undefined };
+  const page = { order: ORDERS[query.sort ?? "created"], limit: query.limit, offset: query.offset };
   if (page.limit === undefined && !page.offset) {
-    const rows = await findTasks(filter);
+    const rows = await findTasks(filter, page);
     return { tasks: rows.map(ownerTaskView), total: rows.length };
   }
   const [rows, total] = await Promise.all([findTasks(filter, page), countTasks(filter)]);
   return { tasks: rows.map(ownerTaskView), total };
 }
 
-/** Owner: full view. Anyone else: the public view of a public watch; a private one does not exist for them. */
+/**
+ * Owner: full view, with what became of the latest notice on each channel. Anyone else: the public view of a public
+ * watch; a private one does not exist for them.
+ */
 export async function getTask(viewer: User, id: string) {
   const row = await findTask(id, { publicLast: true });
   if (!row || (row.user_id !== viewer.id && !row.is_public)) throw notFound();
-  return row.user_id === viewer.id ? ownerTaskView(row) : publicTaskView(row);
+  if (row.user_id !== viewer.id) return publicTaskView(row);
+  return { ...ownerTaskView(row), delivery: await latestDeliveries(row.id, viewer.id) };
+}
+
+/**
+ * The owner looked at the watch (its dashboard page, or `POST …/seen`): its findings so far are no longer `unseen`.
+ * Answers when they last looked before (null: never), so a page can mark what is new since; null for anyone else.
+ */
+export async function markSeen(userId: string, id: string): Promise<{ previous: Date | null } | null> {
+  const [row] = await sql<{ previous: Date | null }>(
+    `UPDATE tasks t SET seen_at = $3 FROM tasks p WHERE p.id = t.id AND t.id = $1::uuid AND t.user_id = $2::uuid
+     RETURNING p.seen_at AS previous`,
+    [id, userId, new Date()],
+  );
+  return row ?? null;
+}
+
+/** `POST /api/v1/tasks/{id}/seen`: the owner's API clients mark a watch seen as its page does. */
+export async function seeTask(user: User, id: string) {
+  if (!(await markSeen(user.id, id))) throw notFound();
 }
 
 export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInput>) {

@@ -20,6 +20,8 @@ import {
   type Resolution,
   type TaskView,
 } from "./schemas";
+import { isOpen } from "./outcome";
+import { verdictOf, type Verdict } from "./verdict";
 
 /** Of the execution that last notified a finding, what the verdict shows. */
 export type NotifiedExecution = Pick<
@@ -33,6 +35,8 @@ export type TaskRow = Task & {
   /** The last run a non-owner may see (read for public views: `./reads`, `publicLast`). */
   last_public_execution?: Execution | null;
   notified_execution: NotifiedExecution | null;
+  /** The latest failed run, read while checks fail (at most one): what the verdict's `cant_check` says. */
+  executions?: Pick<Execution, "error_message">[];
   user?: { username: string | null } | null;
 };
 
@@ -45,12 +49,19 @@ export const newTaskRow = (created: Task & { notifications?: TaskNotification[] 
     notifications: created.notifications ?? [],
     last_execution: null,
     notified_execution: null,
+    executions: [],
   });
 
 /** What a write loads back with the row (reads: `./reads`, which selects the same). */
 export const taskInclude = {
   notifications: true,
   last_execution: true,
+  executions: {
+    where: { status: "failed" },
+    orderBy: { created_at: "desc" },
+    take: 1,
+    select: { error_message: true },
+  },
   notified_execution: {
     select: {
       retracted_by_execution_id: true,
@@ -112,6 +123,53 @@ export function resolutionOf(row: Pick<TaskRow, "state" | "notified_execution">)
   };
 }
 
+/** What a watch's verdict is decided from: the row's columns, its standing finding, its open run, its last failure. */
+type VerdictSource = Pick<
+  Task,
+  | "state"
+  | "state_changed_at"
+  | "next_run"
+  | "failure_streak"
+  | "failing_since"
+  | "latest_answer_at"
+  | "public_answer_at"
+  | "held_reason"
+  | "finding_at"
+> & {
+  notified_execution: NotifiedExecution | null;
+  open_run: { status: string; started_at: Date } | null;
+  executions?: Pick<Execution, "error_message">[];
+};
+
+/**
+ * A watch's verdict for its owner or for anyone else (`verdictOf` decides; this reads the row): anyone else never
+ * sees a held finding, and reads the answer of the latest run not held back.
+ */
+export function verdictFor(row: VerdictSource, audience: "owner" | "public"): Verdict {
+  return verdictOf({
+    state: row.state,
+    state_changed_at: row.state_changed_at,
+    next_run: row.next_run,
+    resolution: resolutionOf(row),
+    open: row.open_run,
+    latest_answer_at: row.latest_answer_at,
+    answer_at: audience === "owner" ? row.latest_answer_at : row.public_answer_at,
+    failure_streak: row.failure_streak,
+    failing_since: row.failing_since,
+    last_error: row.executions?.[0]?.error_message ?? null,
+    held_reason: audience === "owner" ? row.held_reason : null,
+    finding_at: row.finding_at,
+    audience,
+  });
+}
+
+/** The open run of a row with its last execution. */
+const openRun = (row: TaskRow) => (row.last_execution && isOpen(row.last_execution) ? row.last_execution : null);
+
+/** A finding or retraction newer than the owner's last look at the watch. */
+export const isUnseen = (row: Pick<Task, "finding_at" | "seen_at">) =>
+  !!row.finding_at && (!row.seen_at || row.finding_at > row.seen_at);
+
 /** A watch's channels as reads show them: in the registry's order, write-only secrets redacted. */
 export function notificationConfigs(rows: Pick<TaskNotification, "type" | "config">[]): NotificationConfig[] {
   return channelConfigs(rows.map(storedConfig));
@@ -143,6 +201,10 @@ export function ownerTaskView(row: TaskRow): TaskView {
     last_execution_id: row.last_execution_id,
     last_execution: row.last_execution ? executionView(row.last_execution) : null,
     resolution: resolutionOf(row),
+    verdict: verdictFor({ ...row, open_run: openRun(row) }, "owner"),
+    latest_answer: row.latest_answer,
+    unseen: isUnseen(row),
+    delivery_failed: row.delivery_failed,
     min_confidence: row.min_confidence,
     min_sources: row.min_sources,
     min_interval_minutes: row.min_interval_minutes ?? cadenceFloor(),
@@ -205,12 +267,17 @@ export function publicTaskView(row: TaskRow): TaskView {
       : row.last_execution && !isHeld(row.last_execution)
         ? row.last_execution
         : null;
-  return {
+  const view: TaskView = {
     ...ownerTaskView({ ...row, notifications: [] }),
     user_id: null,
     last_known_state: null,
     last_execution_id: last?.id ?? null,
     last_execution: last && !isHeld(last) ? publicExecutionView(last) : null,
+    verdict: verdictFor({ ...row, open_run: openRun(row) }, "public"),
+    latest_answer: row.public_answer,
     owner: { username: row.user?.username ?? null },
   };
+  delete view.unseen;
+  delete view.delivery_failed;
+  return view;
 }

@@ -11,7 +11,7 @@ describe("dates", () => {
     expect(formatDate(at)).toBe("2 Sep 2026"); // not en-GB's "Sept"
     expect(formatDate(at, "Europe/Berlin")).toBe("3 Sep 2026");
     expect(formatDate(at, "America/Los_Angeles")).toBe("2 Sep 2026");
-    expect(verdictLabel({ status: "met", since: at, answer: null, sources: [] })).toBe("met · 2 Sep 2026");
+    expect(verdictLabel({ state: "met", since: at })).toBe("met · 2 Sep 2026");
   });
 
   it("gives the time in 24 hours with the zone's name, and falls back to UTC for a zone it does not know", () => {

@@ -46,6 +46,16 @@ describe("views", () => {
     notified_finding_key: null,
     notified_execution_id: null,
     failure_notified: false,
+    failure_streak: 0,
+    failing_since: null,
+    latest_answer: "The owner's answer.",
+    latest_answer_at: new Date("2026-01-01T00:00:00Z"),
+    public_answer: "The public answer.",
+    public_answer_at: new Date("2025-12-31T00:00:00Z"),
+    held_reason: "1 independent source, 2 required",
+    finding_at: new Date("2026-01-01T00:00:00Z"),
+    seen_at: null,
+    delivery_failed: false,
     state_changed_at: new Date("2026-01-01T00:00:00Z"),
     created_at: new Date("2026-01-01T00:00:00Z"),
     updated_at: null,
@@ -79,8 +89,13 @@ describe("views", () => {
       ],
       last_known_state: { secret: "s" },
       next_run: "2026-01-01T00:00:00.000Z",
+      latest_answer: "The owner's answer.",
+      unseen: true,
+      delivery_failed: false,
+      verdict: { state: "held", reason: "1 independent source, 2 required", as_of: "2026-01-01T00:00:00.000Z" },
     });
     expect(ownerTaskView(row)).not.toHaveProperty("owner");
+    expect(ownerTaskView({ ...row, seen_at: new Date("2026-01-02T00:00:00Z") }).unseen).toBe(false);
   });
 
   it("scrubs owner identity and channels for everyone else", () => {
@@ -91,7 +106,12 @@ describe("views", () => {
       webhook_url: null,
       last_known_state: null,
       owner: { username: "alice" },
+      // Never what the owner's bounds held back: the answer before it, and the verdict without it.
+      latest_answer: "The public answer.",
+      verdict: { state: "not_yet", reason: null, as_of: "2025-12-31T00:00:00.000Z" },
     });
+    expect(publicTaskView(row)).not.toHaveProperty("unseen");
+    expect(publicTaskView(row)).not.toHaveProperty("delivery_failed");
   });
 });
 

@@ -9,7 +9,7 @@ import { entityTag, matchesIfNoneMatch, PUBLIC_CACHE_CONTROL } from "@/server/ht
 import { VERDICT_COLORS, verdictImage, verdictSentence } from "@/server/public/verdict";
 import { rateLimitMessage, takeToken } from "@/server/ratelimit";
 import { findVerdict } from "@/server/tasks/reads";
-import { resolutionOf } from "@/server/tasks/views";
+import { resolutionOf, verdictFor } from "@/server/tasks/views";
 
 export const alt = "The watch's verdict";
 export const size = { width: 1200, height: 630 };
@@ -35,13 +35,14 @@ export default async function Image({ params }: { params: Promise<{ id: string }
   const row = await findVerdict((await params).id);
   if (!row?.is_public) return Response.json({ detail: "Task not found" }, { status: 404, headers: limit.headers });
   const r = resolutionOf(row);
+  const verdict = verdictFor(row, "public");
   const sites = [...new Set(r.sources.map((s) => hostOf(s.url)).filter(Boolean))].slice(0, 3);
   // Everything the image draws, and nothing else: its tag names the image.
   const card = {
-    status: r.status,
+    status: verdict.state,
     owner: drawable(`Watch · @${row.owner_username ?? ""}`, "Watch", 60),
     name: drawable(row.name, "A public watch", 110),
-    sentence: verdictSentence(r),
+    sentence: verdictSentence(verdict),
     footer: sites.length
       ? drawable(`per ${sites.join(", ")}`, "", 90)
       : drawable(`Watching for: ${row.condition_description}`, "", 90),

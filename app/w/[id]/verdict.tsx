@@ -24,7 +24,7 @@ export function EmbedSnippets({ task, appUrl }: { task: TaskView; appUrl: string
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img
             src={`/api/v1/public/tasks/id/${task.id}/badge.svg`}
-            alt={`watch: ${verdictLabel(task.resolution)}`}
+            alt={`watch: ${verdictLabel(task.verdict)}`}
             height={20}
           />
           <span className="muted small">stays current wherever you put it: a README, a wiki, a status page.</span>

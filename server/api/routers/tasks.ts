@@ -9,17 +9,26 @@ import {
   FindingSchema,
   GateSchema,
   Id,
+  ListTasksInput,
   Name,
   PreviewInput,
   SourceSchema,
   NotificationTypeSchema,
   Paging,
   TaskSchema,
-  TaskStateSchema,
   TotalCount,
   UpdateTaskInput,
 } from "../../tasks/schemas";
-import { createTask, deleteTask, forkTask, getTask, listTasks, setVisibility, updateTask } from "../../tasks/service";
+import {
+  createTask,
+  deleteTask,
+  forkTask,
+  getTask,
+  listTasks,
+  seeTask,
+  setVisibility,
+  updateTask,
+} from "../../tasks/service";
 import { executeTask, listExecutions, listMetExecutions } from "../../tasks/executions";
 import { listFindings } from "../../tasks/findings";
 import { listHistory } from "../../tasks/history";
@@ -85,22 +94,17 @@ export const tasksRouter = router({
         method: "GET",
         path: "/api/v1/tasks",
         tags,
-        summary: "List your watches, newest first: all of them, or a page with limit and offset",
+        summary:
+          "List your watches (newest first, or sort=attention, updated, name), filtered by state and words: all of them, or a page with limit and offset",
         responseHeaders: z.object({
           "X-Total-Count": z.string().max(20).meta({ description: "How many of your watches match (all pages)" }),
         }),
       },
     })
-    .input(
-      z.object({
-        state: TaskStateSchema.optional(),
-        limit: z.number().int().min(1).max(500).optional().meta({ description: "Page size. Unset: every watch" }),
-        offset: z.number().int().min(0).optional(),
-      }),
-    )
+    .input(ListTasksInput)
     .output(syncParsed(z.array(TaskSchema)))
     .query(async ({ ctx, input }) => {
-      const { tasks, total } = await listTasks(ctx.user, input.state, input);
+      const { tasks, total } = await listTasks(ctx.user, input);
       ctx.res.headers["X-Total-Count"] = String(total);
       return tasks;
     }),
@@ -118,6 +122,21 @@ export const tasksRouter = router({
     .input(ById)
     .output(syncParsed(TaskSchema))
     .query(({ ctx, input }) => getTask(ctx.user, input.id)),
+
+  seen: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/seen",
+        tags,
+        summary: "Mark a watch seen, as opening its page does: its findings so far are no longer `unseen`",
+        errorResponses: { 404: "Task not found" },
+      },
+      successStatus: 204,
+    })
+    .input(ById)
+    .output(syncParsed(z.void()))
+    .mutation(({ ctx, input }) => seeTask(ctx.user, input.id)),
 
   update: authedProcedure
     .meta({

@@ -161,7 +161,7 @@ function NoModelHint() {
 
 export default async function WatchPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const task = await ownWatch(id);
+  const task = await ownWatch(id, { markSeen: true });
   const caller = await serverCaller();
   const [executions, findings, history, user] = await Promise.all([
     caller.tasks.executions({ id, limit: 20, offset: 0 }),
