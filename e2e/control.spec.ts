@@ -35,7 +35,7 @@ test("Preview shows what the agent would answer now and saves nothing; the usage
   await expectAccessible(page);
 });
 
-test("the watch page keeps the definition's history, field by field", async ({ page, request, userId }) => {
+test("the watch page keeps the definition's history, in words", async ({ page, request, userId }) => {
   const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
   await request.post("/auth/sync-user", { headers });
   const watch = await (
@@ -58,8 +58,11 @@ test("the watch page keeps the definition's history, field by field", async ({ p
   await page.reload();
   const change = history.getByRole("listitem");
   await expect(change).toHaveCount(1);
-  await expect(change).toContainText('name "rust" → "rust edition"');
-  await expect(change).toContainText('condition_description "Rust 2027 edition" → "the edition is stabilised"');
+  await expect(change).toContainText("Name: “rust” → “rust edition”");
+  await expect(change).toContainText("Tell me when: “Rust 2027 edition” → “the edition is stabilised”");
+  await request.put(`/api/v1/tasks/${watch.id}`, { headers, data: { state: "completed" } });
+  await page.reload();
+  await expect(change.first()).toHaveText(/Completed$/);
   await screenshot(page, "watch-history");
 });
 

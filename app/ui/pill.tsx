@@ -4,7 +4,8 @@
  */
 import type { ReactNode } from "react";
 import type { Outcome } from "@/server/tasks/outcome";
-import type { Resolution, TaskView } from "@/server/tasks/schemas";
+import type { TaskView } from "@/server/tasks/schemas";
+import type { VerdictState } from "@/server/tasks/verdict";
 
 export type Tone = "neutral" | "accent" | "ok" | "warn" | "danger" | "running" | "violet";
 
@@ -74,16 +75,20 @@ export const DeliveryMark = ({ status }: { status: keyof typeof SEND_MARK }) => 
   </Pill>
 );
 
-export const VERDICT_WORD: Record<Resolution["status"], string> = {
-  watching: "Watching",
-  met: "Met",
-  resolved: "Resolved",
+/** Each verdict state in words and its tone: the one vocabulary of every page and card. */
+export const VERDICT_STATES: Record<VerdictState, { word: string; tone: Tone }> = {
+  met: { word: "Met", tone: "ok" },
+  not_yet: { word: "Not yet", tone: "neutral" },
+  held: { word: "Found, not sent", tone: "warn" },
+  paused: { word: "Paused", tone: "warn" },
+  cant_check: { word: "Can't check", tone: "danger" },
+  first_check: { word: "First check", tone: "running" },
+  resolved: { word: "Resolved", tone: "violet" },
 };
-const VERDICT_TONE: Record<Resolution["status"], Tone> = { watching: "neutral", met: "ok", resolved: "violet" };
 
-/** A watch's verdict: Watching, Met, Resolved. */
-export const VerdictPill = ({ status, size }: { status: Resolution["status"]; size?: "large" }) => (
-  <Pill tone={VERDICT_TONE[status]} size={size}>
-    {VERDICT_WORD[status]}
+/** A watch's verdict in one word or two: Met, Not yet, Found, not sent, Paused, Can't check, First check, Resolved. */
+export const VerdictPill = ({ state, size }: { state: VerdictState; size?: "large" }) => (
+  <Pill tone={VERDICT_STATES[state].tone} size={size} testId="verdict-state">
+    {VERDICT_STATES[state].word}
   </Pill>
 );

@@ -24,6 +24,13 @@ type Send = Awaited<ReturnType<Awaited<ReturnType<typeof serverCaller>>["notific
 const canRedeliver = (s: Send) =>
   s.notification_type === "webhook" && s.execution_id !== null && (WATCH_EVENTS as readonly string[]).includes(s.event);
 
+/** Why a delivery did not arrive, as the send record classes it. */
+const FAILURE_WORDS = {
+  refused: "Refused by the destination",
+  unreachable: "Destination unreachable",
+  internal: "Watch's own error",
+} as const;
+
 const eventLabel = (event: string) => EVENT_LABELS[event as keyof typeof EVENT_LABELS] ?? event;
 const ordinal = (n: number) =>
   `${n}${n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
@@ -110,8 +117,17 @@ export default async function Notifications({
                       <DeliveryMark status={s.status} />
                       {canRedeliver(s) ? <Redeliver id={s.id} /> : null}
                     </div>
-                    {s.error_message ? <div className="sub">{s.error_message}</div> : null}
-                    {/* NEXT RETRY: filled from the watch's `delivery` (next_attempt_at) once the data side has it. */}
+                    {s.error_message ? (
+                      <div className="sub">
+                        {s.failure ? `${FAILURE_WORDS[s.failure]}: ` : ""}
+                        {s.error_message}
+                      </div>
+                    ) : null}
+                    {s.next_attempt_at ? (
+                      <div className="sub" data-testid="next-attempt">
+                        Next try <Time iso={s.next_attempt_at} format="clock" /> (<Time iso={s.next_attempt_at} />)
+                      </div>
+                    ) : null}
                   </td>
                   <td data-label="Event">
                     {eventLabel(s.event)}

@@ -94,7 +94,12 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
       </div>
       {/* The verdict, and beside it (under it on a phone) the way to hear when it changes. */}
       <div className={task.resolution.status === "resolved" ? undefined : "verdict-layout"}>
-        <VerdictCard resolution={task.resolution} next={nextStep(task)} latest={latestAnswerOf(task)} />
+        <VerdictCard
+          verdict={task.verdict}
+          resolution={task.resolution}
+          next={nextStep(task)}
+          latest={latestAnswerOf(task)}
+        />
         {task.resolution.status === "resolved" ? null : (
           <aside aria-labelledby="follow-title" className="card follow-card">
             <h2 id="follow-title">Hear when it changes</h2>
@@ -147,9 +152,25 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
             <StatePill state={task.state} />
           </dd>
           <dt>Last checked</dt>
-          <dd>{checking(task) ? "checking now" : <Time iso={task.last_execution?.completed_at} />}</dd>
+          <dd>
+            {task.verdict.state === "first_check" ? (
+              "First check running…"
+            ) : checking(task) ? (
+              "checking now"
+            ) : (
+              <Time iso={task.verdict.as_of} empty="not yet" />
+            )}
+          </dd>
           <dt>Next check</dt>
-          <dd>{checking(task) ? "after this one" : <Time iso={task.next_run} />}</dd>
+          <dd>
+            {checking(task) ? (
+              "after this one"
+            ) : task.state === "active" ? (
+              <Time iso={task.next_run} />
+            ) : (
+              "— (" + task.state + ")"
+            )}
+          </dd>
           <dt>Fork by API</dt>
           <dd>
             <code>POST /api/v1/tasks/{task.id}/fork</code>
