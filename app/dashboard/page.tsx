@@ -56,8 +56,8 @@ function AsOf({ t }: { t: Row }) {
 }
 
 function NextCheck({ t }: { t: Row }) {
+  if (t.verdict.running) return <Pill tone="running">checking now</Pill>;
   if (t.state !== "active") return <span className="muted">—</span>;
-  if (t.verdict.running) return <span className="muted">after this one</span>;
   return <Time iso={t.next_run} />;
 }
 

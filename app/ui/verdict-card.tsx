@@ -37,7 +37,8 @@ function headline(v: Verdict, r: Resolution): string {
     case "held":
       return "Found, not sent";
     case "paused":
-      return r.status === "watching" ? "Paused" : "Paused, after finding it";
+      // Paused after finding it: the answer is still yes; the pill says the watch is paused.
+      return r.status === "watching" ? "Paused" : r.sources.length ? "Yes, per these sources" : "Yes";
     case "cant_check":
       return v.failure === "yours" ? "Can't check: the watch needs a change" : "Can't check right now";
     case "first_check":
@@ -62,11 +63,21 @@ function When({ v, r }: { v: Verdict; r: Resolution }) {
         </>
       ) : null;
     case "paused":
-      return v.since ? (
+      return (
         <>
-          Paused <Time iso={v.since} />
+          {r.since ? (
+            <>
+              Found <Time iso={r.since} format="date" />
+              {v.since ? " · " : ""}
+            </>
+          ) : null}
+          {v.since ? (
+            <>
+              {r.since ? "paused" : "Paused"} <Time iso={v.since} />
+            </>
+          ) : null}
         </>
-      ) : null;
+      );
     case "cant_check":
       return v.since ? (
         <>

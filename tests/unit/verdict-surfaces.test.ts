@@ -86,7 +86,7 @@ const CASES: {
     name: "paused after finding it",
     v: verdict("paused", { since: CHECKED }),
     r: met,
-    says: ["Paused, after finding it", "PostgreSQL 19 Beta 1 was released today."],
+    says: ["Paused", "Yes, per these sources", "Found 2 Nov 2026 · paused", "PostgreSQL 19 Beta 1 was released today."],
     never: ["Not yet", "Watching"],
     badge: "paused",
   },
