@@ -6,7 +6,8 @@ import { listTasks } from "@/server/tasks/service";
 import { Pill, VerdictPill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
-import { ListControls, SORTS, type Sort } from "./ui/list-controls";
+import { ListControls } from "./ui/list-controls";
+import { SORTS, type Sort } from "./ui/sorts";
 
 export const metadata = { title: "Your watches" };
 

@@ -4,14 +4,7 @@
  * the sort changes. The state filter rides along hidden, so searching keeps it.
  */
 import { useRef } from "react";
-
-export const SORTS = [
-  { value: "attention", label: "Needs attention" },
-  { value: "created", label: "Newest" },
-  { value: "updated", label: "Recently edited" },
-  { value: "name", label: "Name" },
-] as const;
-export type Sort = (typeof SORTS)[number]["value"];
+import { SORTS, type Sort } from "./sorts";
 
 export function ListControls({ q, sort, state }: { q: string; sort: Sort; state?: string }) {
   const form = useRef<HTMLFormElement>(null);
