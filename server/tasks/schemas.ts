@@ -246,12 +246,12 @@ export const VerdictSchema = z
   .object({
     state: z.enum(VERDICT_STATES).meta({
       description:
-        "The one state the watch is in: `met` (its last notified finding stands), `not_yet` (checked, nothing found), " +
-        "`held` (found, not sent: the watch's bounds held it back; owner only), `paused` (not checking: paused, or " +
-        "completed without a standing finding; the last answer is as of `as_of`), `cant_check` (its checks fail: " +
-        "FAILED_NOTICE_AFTER (3) in a row, or every one so far), `first_check` (no check has answered yet; one is " +
-        "running or pending), `resolved` (completed with its finding standing). Anyone but the owner never sees " +
-        "`held`: the watch shows as it would without the held finding.",
+        "The one state the watch is in, the first that applies: `resolved` (completed with its finding standing), " +
+        "`cant_check` (active, and its checks fail: 3 in a row, or every one so far), `held` (found, not sent: the " +
+        "watch's bounds held it back; owner only), `met` (its last notified finding stands, paused or not), `paused` " +
+        "(not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), " +
+        "`first_check` (no check has answered yet; one is running or pending), `not_yet` (checked, nothing found). " +
+        "Anyone but the owner never sees `held`: the watch shows as it would without the held finding.",
     }),
     since: Timestamp.nullable().meta({
       description:

@@ -3,13 +3,13 @@
  * the Open Graph image, emails). Pure, with structural types, so pages, emails and the SDK can use it too.
  *
  * One state per case, first match wins:
- *  - `resolved`: completed with its notified finding standing; `paused`: not checking (paused, or completed without a
- *    standing finding), its last answer as of its date;
- *  - `cant_check`: its checks fail (FAILED_NOTICE_AFTER in a row, or every check so far), with whose the failure is
- *    and when the next check retries;
+ *  - `resolved`: completed with its notified finding standing;
+ *  - `cant_check`: an active watch whose checks fail (FAILED_NOTICE_AFTER in a row, or every check so far), with whose
+ *    the failure is and when the next check retries;
  *  - `held` (the owner's alone): the latest answer found something the watch's bounds held back, with the gate's
  *    reason; anyone else sees what they would see without it;
- *  - `met`: the last notified finding stands;
+ *  - `met`: the last notified finding stands (paused or not: the answer is the news);
+ *  - `paused`: not checking (paused, or completed without a standing finding), its last answer as of its date;
  *  - `first_check`: no check has answered yet (one is running or pending);
  *  - `not_yet`: checked, nothing found (or what was found was retracted).
  */
@@ -71,10 +71,9 @@ export function verdictOf(f: VerdictFacts): Verdict {
     retry_at: null,
     reason: null,
   } satisfies Omit<Verdict, "state">;
-  if (f.state === "completed" && f.resolution.status === "resolved")
-    return { ...base, state: "resolved", since: f.resolution.since };
-  if (f.state !== "active") return { ...base, state: "paused", since: iso(f.state_changed_at) };
-  if (f.failure_streak > 0 && (isFailing(f.failure_streak) || !f.latest_answer_at)) {
+  if (f.resolution.status === "resolved") return { ...base, state: "resolved", since: f.resolution.since };
+  const active = f.state === "active";
+  if (active && f.failure_streak > 0 && (isFailing(f.failure_streak) || !f.latest_answer_at)) {
     const failure = RUN_FAILURES[runFailure(f.last_error)];
     return {
       ...base,
@@ -87,7 +86,8 @@ export function verdictOf(f: VerdictFacts): Verdict {
   }
   if (f.audience === "owner" && f.held_reason !== null)
     return { ...base, state: "held", since: iso(f.finding_at), reason: f.held_reason };
-  if (f.resolution.status !== "watching") return { ...base, state: "met", since: f.resolution.since };
+  if (f.resolution.status === "met") return { ...base, state: "met", since: f.resolution.since };
+  if (!active) return { ...base, state: "paused", since: iso(f.state_changed_at) };
   if (!f.latest_answer_at) return { ...base, state: "first_check", since: iso(f.open?.started_at) };
   return { ...base, state: "not_yet" };
 }

@@ -174,9 +174,10 @@ describe("a held finding", () => {
     const view = await (await get(`/api/v1/public/tasks/id/${id}`)).json();
     expect(view.resolution.status).toBe("watching");
     expect(view.last_execution).toBeNull();
-    expect(await (await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text()).toContain(
-      'aria-label="watch: watching"',
-    );
+    // Paused, as the owner left it: never "held" for anyone else, and no answer the bounds held back.
+    expect(view.verdict.state).toBe("paused");
+    expect(view.latest_answer).toBeNull();
+    expect(await (await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text()).toContain('aria-label="watch: paused"');
     const page = await (await get(`/w/${id}`)).text();
     expect(page).not.toContain("A rumour");
   });

@@ -136,7 +136,7 @@ describe("badge", () => {
       expect(svg._attributes["aria-label"]).toBe(svg.title._text);
       return svg.title._text;
     };
-    expect(await badge()).toBe("watch: watching");
+    expect(await badge()).toBe("watch: paused"); // never run, and paused: not "watching"
     const found = await runNow(id, query, decisionFor({ finding_key: "badge-1" }));
     const date = new Date(found.completed_at);
     const day = `${date.getUTCDate()} ${date.toLocaleString("en", { month: "short", timeZone: "UTC" })} ${date.getUTCFullYear()}`;
