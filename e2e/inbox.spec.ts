@@ -155,12 +155,15 @@ test("each verdict state on its watch page, with its own actions; the delivery l
     ],
   });
   const held = await api.create({ search_query: "iPhone 18 release date", min_sources: 2, run_immediately: true });
-  const paused = await api.create({ search_query: "Debian 14 freeze", run_immediately: true });
+  const paused = await api.create({ search_query: `withdrawn Debian 14 freeze ${Date.now()}`, run_immediately: true });
   const notYet = await api.create({ search_query: `withdrawn Rust 2027 ${Date.now()}`, run_immediately: true });
   const failing = await api.failing("PyCon US 2027 tickets");
   for (const t of [met, held, paused, notYet]) await api.settled(t.id, 1);
-  expect((await api.post(`/api/v1/tasks/${notYet.id}/execute`)).ok()).toBe(true);
-  await api.settled(notYet.id, 2);
+  // Found, then withdrawn at the next check: nothing stands (a standing finding would say Met, paused or not).
+  for (const t of [paused, notYet]) {
+    expect((await api.post(`/api/v1/tasks/${t.id}/execute`)).ok()).toBe(true);
+    await api.settled(t.id, 2);
+  }
   await request.put(`/api/v1/tasks/${paused.id}`, { headers: api.headers, data: { state: "paused" } });
 
   const verdict = page.locator("section.verdict");
@@ -197,6 +200,7 @@ test("each verdict state on its watch page, with its own actions; the delivery l
   // Paused: the last answer as of its date; Resume is the first action.
   await page.goto(`/dashboard/w/${paused.id}`);
   await expect(state).toHaveText("Paused");
+  await expect(verdict).toContainText("The announcement was withdrawn.");
   await expect(verdict).not.toContainText("Watching");
   const actions = page.getByRole("group", { name: "Watch actions" });
   await expect(actions.getByRole("button").first()).toHaveText("Resume");

@@ -37,8 +37,7 @@ function headline(v: Verdict, r: Resolution): string {
     case "held":
       return "Found, not sent";
     case "paused":
-      // Paused after finding it: the answer is still yes; the pill says the watch is paused.
-      return r.status === "watching" ? "Paused" : r.sources.length ? "Yes, per these sources" : "Yes";
+      return "Paused";
     case "cant_check":
       return v.failure === "yours" ? "Can't check: the watch needs a change" : "Can't check right now";
     case "first_check":
@@ -63,21 +62,11 @@ function When({ v, r }: { v: Verdict; r: Resolution }) {
         </>
       ) : null;
     case "paused":
-      return (
+      return v.since ? (
         <>
-          {r.since ? (
-            <>
-              Found <Time iso={r.since} format="date" />
-              {v.since ? " · " : ""}
-            </>
-          ) : null}
-          {v.since ? (
-            <>
-              {r.since ? "paused" : "Paused"} <Time iso={v.since} />
-            </>
-          ) : null}
+          Paused <Time iso={v.since} />
         </>
-      );
+      ) : null;
     case "cant_check":
       return v.since ? (
         <>
@@ -154,12 +143,10 @@ function Body({
         </>
       );
     case "paused":
-      return (
-        <>
-          {finding}
-          {r.status === "watching" && latest ? <AsOf latest={latest} label="Last answer" /> : null}
-          {r.status === "watching" && !latest ? <p className="muted">It was paused before its first check.</p> : null}
-        </>
+      return latest ? (
+        <AsOf latest={latest} label="Last answer" />
+      ) : (
+        <p className="muted">It was paused before its first check.</p>
       );
     case "cant_check":
       return (

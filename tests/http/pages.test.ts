@@ -110,7 +110,7 @@ describe("a public watch's page", () => {
     expect(html).toContain(">Copy HTML</button>");
   });
 
-  it("says the verdict's state in words: a paused watch is Paused, its answer once; Follow comes before the findings; cards say the answer", async () => {
+  it("says the verdict's state in words: Paused before any check, Met once found (paused or not), the answer once; Follow comes before the findings; cards say the answer", async () => {
     const query = `Is Python 3.15 out? ${uniqueId("q")}`;
     await stubs.model.answer(query, decisionFor({ finding_key: "py-1", answer: "Python 3.15.0 shipped today. More." }));
     const { owner, id, username } = await publicWatch(query);
@@ -125,14 +125,14 @@ describe("a public watch's page", () => {
       html.indexOf('aria-labelledby="verdict-status verdict"'),
       html.indexOf('id="follow-title"'),
     );
-    expect(card).toContain('data-testid="verdict-state">Paused</span>');
+    expect(card).toContain('data-testid="verdict-state">Met</span>');
     expect(card).toContain(">Yes, per these sources</h2>");
     expect(html.match(/Python 3\.15\.0 shipped today\./g)).toHaveLength(1); // the finding's card does not repeat it
     expect(html.indexOf('id="follow-title"')).toBeLessThan(html.indexOf('id="findings-title"'));
     for (const list of [`/explore?q=${encodeURIComponent(query)}`, `/u/${username}`]) {
       const cards = await (await visitor().page(list)).text();
       expect(cards).toContain('data-testid="latest-answer">Python 3.15.0 shipped today.</p>');
-      expect(cards).toContain('data-testid="verdict-state">Paused</span>');
+      expect(cards).toContain('data-testid="verdict-state">Met</span>');
     }
   });
 

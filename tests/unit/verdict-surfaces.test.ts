@@ -83,12 +83,12 @@ const CASES: {
     badge: "paused",
   },
   {
-    name: "paused after finding it",
-    v: verdict("paused", { since: CHECKED }),
+    name: "met on a paused watch",
+    v: verdict("met", { since: FOUND }),
     r: met,
-    says: ["Paused", "Yes, per these sources", "Found 2 Nov 2026 · paused", "PostgreSQL 19 Beta 1 was released today."],
-    never: ["Not yet", "Watching"],
-    badge: "paused",
+    says: ["Met", "Yes, per these sources", "PostgreSQL 19 Beta 1 was released today."],
+    never: ["Not yet", "Watching", "Paused"],
+    badge: "met · 2 Nov 2026",
   },
   {
     name: "can't check (ours)",

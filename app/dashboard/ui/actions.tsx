@@ -434,7 +434,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   );
 }
 
-/** Sends a run's webhook again (same webhook-id); the new attempt appears in the history. */
+/** Sends a run's notice again on the send's channel; the new attempt appears in the history. */
 export function Redeliver({ id }: { id: string }) {
   const { busy, run } = useAction();
   return (
