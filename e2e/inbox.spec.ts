@@ -17,8 +17,9 @@ import {
   VIEWPORTS,
 } from "./fixtures";
 
-// Three checks in a row for a failing watch, a slow first check, 55 watches and four views of each page.
-test.describe.configure({ timeout: 300_000 });
+// Three checks in a row for a failing watch, a slow first check, 55 watches and four views of each page (with axe):
+// minutes on a busy machine.
+test.describe.configure({ timeout: 600_000 });
 
 type Task = { id: string; name: string };
 
@@ -127,6 +128,7 @@ test("the inbox: 55 watches in attention order, searched, filtered, unseen in bo
   await chips.getByRole("link", { name: "Paused" }).click();
   await expect(rows).toHaveCount(50);
   await chips.getByRole("link", { name: "All" }).click();
+  await expect(chips.getByRole("link", { name: "All" })).toHaveAttribute("aria-current", "page");
   await page.getByLabel("Sort").selectOption("name");
   await expect(page).toHaveURL(/[?&]sort=name/);
   await expect(rows.first()).toContainText(seen.name);
@@ -140,7 +142,7 @@ test("the inbox: 55 watches in attention order, searched, filtered, unseen in bo
   await expect(row(unseen)).not.toHaveAttribute("data-unseen");
 });
 
-test("each verdict state on its watch page, with its own actions; the delivery line, notifications and the email", async ({
+test("each verdict state on its watch page, with its own actions, and the delivery line", async ({
   page,
   request,
   userId,
@@ -244,9 +246,29 @@ test("each verdict state on its watch page, with its own actions; the delivery l
   await page.setViewportSize(VIEWPORTS[1]);
   await screenshot(page, "design/verdict-first-check-phone-light");
   await page.setViewportSize(VIEWPORTS[0]);
+});
+
+test("notifications say each delivery in words with its next try; the notice email leads with its verdict", async ({
+  page,
+  request,
+  userId,
+}) => {
+  const api = await owner(request, userId);
+  const met = await api.create({
+    search_query: "PostgreSQL 19 beta",
+    run_immediately: true,
+    notifications: [
+      { type: "email", address: api.me.email },
+      { type: "webhook", url: `${receiverUrl()}/down` },
+    ],
+  });
+  await api.settled(met.id, 1);
 
   // Notifications: the webhook's failed attempt in words, with its next try.
-  await page.goto(`/dashboard/notifications?task_id=${met.id}`);
+  await expect(async () => {
+    await page.goto(`/dashboard/notifications?task_id=${met.id}`);
+    await expect(page.getByRole("row").filter({ hasText: "✗ Failed" })).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   const failed = page.getByRole("row").filter({ hasText: "✗ Failed" }).first();
   await expect(failed).toContainText("Condition met");
   await expect(failed).toContainText("HTTP 500");

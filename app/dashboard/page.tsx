@@ -137,7 +137,7 @@ export default async function Watches({
               <tr>
                 <th scope="col">Watch</th>
                 <th scope="col">Verdict</th>
-                <th scope="col">Answer</th>
+                <th scope="col">As of</th>
                 <th scope="col">Next check</th>
               </tr>
             </thead>
@@ -157,7 +157,9 @@ export default async function Watches({
                         </Pill>
                       ) : null}
                     </div>
-                    {t.latest_answer ? (
+                    {t.verdict.state === "cant_check" && t.verdict.reason ? (
+                      <div className="sub failure-line">{t.verdict.reason}</div>
+                    ) : t.latest_answer ? (
                       <div className="sub answer-line" data-testid="latest-answer">
                         {t.latest_answer}
                       </div>
@@ -168,7 +170,7 @@ export default async function Watches({
                   <td data-label="Verdict">
                     <VerdictPill state={t.verdict.state} />
                   </td>
-                  <td data-label="Answer" className="nowrap">
+                  <td data-label="As of" className="nowrap">
                     <AsOf t={t} />
                   </td>
                   <td data-label="Next check" className="nowrap">

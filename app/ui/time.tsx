@@ -16,10 +16,13 @@ export function TimeZoneProvider({ zone, children }: { zone: string; children: R
 
 export const useTimeZone = () => useContext(TimeZoneContext);
 
-/** "14:05 CET" when it is today in `zone`, else the date too. */
+/** "14:05 CET" today in `zone`, "00:10 CET tomorrow", else with the date. */
 function clock(iso: string, zone: string) {
   const full = formatDateTime(iso, zone);
-  return formatDate(iso, zone) === formatDate(new Date(), zone) ? full.slice(full.indexOf(", ") + 2) : full;
+  const time = full.slice(full.indexOf(", ") + 2);
+  const day = formatDate(iso, zone);
+  if (day === formatDate(new Date(), zone)) return time;
+  return day === formatDate(new Date(Date.now() + 86_400_000), zone) ? `${time} tomorrow` : full;
 }
 
 export function Time({

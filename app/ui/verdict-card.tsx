@@ -35,11 +35,11 @@ function headline(v: Verdict, r: Resolution): string {
     case "not_yet":
       return "Not yet";
     case "held":
-      return "Found, not sent";
+      return "Yes, but nobody was told yet";
     case "paused":
-      return "Paused";
+      return "Not checking";
     case "cant_check":
-      return v.failure === "yours" ? "Can't check: the watch needs a change" : "Can't check right now";
+      return v.failure === "yours" ? "Checks fail: the watch needs a change" : "Checks are failing; Watch is retrying";
     case "first_check":
       return v.running ? "First check running…" : "First check pending";
   }
@@ -64,7 +64,7 @@ function When({ v, r }: { v: Verdict; r: Resolution }) {
     case "paused":
       return v.since ? (
         <>
-          Paused <Time iso={v.since} />
+          since <Time iso={v.since} />
         </>
       ) : null;
     case "cant_check":

@@ -119,7 +119,7 @@ const NextCheck = ({ iso }: { iso: string | null }) =>
 function DeliveryState({ d }: { d: DeliveryView }) {
   if (d.state === "retrying")
     return (
-      <>
+      <span className="delivery-retrying">
         {d.label} retrying
         {d.next_attempt_at ? (
           <>
@@ -127,7 +127,7 @@ function DeliveryState({ d }: { d: DeliveryView }) {
           </>
         ) : null}
         {d.error ? ` (${d.error})` : ""}
-      </>
+      </span>
     );
   return (
     <span className="delivery-failed">
@@ -240,7 +240,13 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
     <RunNow id={task.id} runningSince={running ? latest!.started_at : null} label={label} secondary={secondary} />
   );
   // The one thing to do first: Resume a paused watch, Reactivate a completed one, else Run now.
-  const primary = task.state === "active" ? runNow() : <PauseResume id={task.id} state={task.state} primary />;
+  // A watch that can't check offers Retry now in its verdict: Run now steps back here.
+  const primary =
+    task.state === "active" ? (
+      runNow(undefined, v.state === "cant_check")
+    ) : (
+      <PauseResume id={task.id} state={task.state} primary />
+    );
   return (
     <main className="wide">
       <Link className="breadcrumb" href="/dashboard">
