@@ -137,7 +137,7 @@ export default async function Watches({
               <tr>
                 <th scope="col">Watch</th>
                 <th scope="col">Verdict</th>
-                <th scope="col">As of</th>
+                <th scope="col">Checked</th>
                 <th scope="col">Next check</th>
               </tr>
             </thead>
@@ -170,7 +170,7 @@ export default async function Watches({
                   <td data-label="Verdict">
                     <VerdictPill state={t.verdict.state} />
                   </td>
-                  <td data-label="As of" className="nowrap">
+                  <td data-label="Checked" className="nowrap">
                     <AsOf t={t} />
                   </td>
                   <td data-label="Next check" className="nowrap">

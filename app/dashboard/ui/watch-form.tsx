@@ -369,7 +369,7 @@ export function WatchForm({
             How often to check
           </span>
           <p className="cadence">
-            The agent picks each next check itself: as often as every{" "}
+            Check as often as every{" "}
             <select
               id="min_interval_minutes"
               aria-label="Check as often as every"
@@ -384,23 +384,26 @@ export function WatchForm({
                 </option>
               ))}
             </select>{" "}
-            when news looks close, and at least once every{" "}
-            <select
-              id="max_interval_minutes"
-              aria-label="Check at least once every"
-              value={v.max_interval_minutes}
-              onChange={setNumber("max_interval_minutes")}
-              aria-invalid={!!errors.max_interval_minutes || undefined}
-              aria-describedby={errors.max_interval_minutes ? "max_interval_minutes-error" : undefined}
-            >
-              {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
-                <option key={m} value={m}>
-                  {label}
-                </option>
-              ))}
-            </select>
-            .
+            and at least once every{" "}
+            <span className="nowrap">
+              <select
+                id="max_interval_minutes"
+                aria-label="Check at least once every"
+                value={v.max_interval_minutes}
+                onChange={setNumber("max_interval_minutes")}
+                aria-invalid={!!errors.max_interval_minutes || undefined}
+                aria-describedby={errors.max_interval_minutes ? "max_interval_minutes-error" : undefined}
+              >
+                {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
+                  <option key={m} value={m}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              .
+            </span>
           </p>
+          <p className="hint">The agent picks each next check within these bounds: more often when news looks close.</p>
           {(["min_interval_minutes", "max_interval_minutes"] as const).map((name) =>
             errors[name] ? (
               <p className="field-error" id={`${name}-error`} role="alert" key={name}>
