@@ -60,10 +60,10 @@ test("the watch page keeps the definition's history, in words", async ({ page, r
   await expect(change).toHaveCount(1);
   await expect(change).toContainText("Name: “rust” → “rust edition”");
   await expect(change).toContainText("Tell me when: “Rust 2027 edition” → “the edition is stabilised”");
-  const completed = await request.put(`/api/v1/tasks/${watch.id}`, { headers, data: { state: "completed" } });
-  expect(completed.ok(), await completed.text()).toBe(true);
+  const resumed = await request.put(`/api/v1/tasks/${watch.id}`, { headers, data: { state: "active" } });
+  expect(resumed.ok(), await resumed.text()).toBe(true);
   await page.reload();
-  await expect(change.filter({ hasText: /Completed$/ })).toHaveCount(1);
+  await expect(change.filter({ hasText: /Resumed$/ })).toHaveCount(1);
   await screenshot(page, "watch-history");
 });
 

@@ -48,9 +48,19 @@ async function owner(request: APIRequestContext, userId: string) {
     }
     return t;
   };
+  /** A met watch that emails its owner (delivered) and posts to a webhook that answers 500 (retried). */
+  const metWithChannels = () =>
+    create({
+      search_query: "PostgreSQL 19 beta",
+      run_immediately: true,
+      notifications: [
+        { type: "email", address: me.email },
+        { type: "webhook", url: `${receiverUrl()}/down` },
+      ],
+    });
   const get = async (id: string) => (await request.get(`/api/v1/tasks/${id}`, { headers })).json();
   const post = (path: string, data?: unknown) => request.post(path, { headers, data });
-  return { me, headers, create, settled, failing, get, post };
+  return { me, headers, create, settled, failing, metWithChannels, get, post };
 }
 
 const rowsOf = (page: Page) => page.locator("table.watches tbody tr");
@@ -148,14 +158,7 @@ test("each verdict state on its watch page, with its own actions, and the delive
   userId,
 }) => {
   const api = await owner(request, userId);
-  const met = await api.create({
-    search_query: "PostgreSQL 19 beta",
-    run_immediately: true,
-    notifications: [
-      { type: "email", address: api.me.email },
-      { type: "webhook", url: `${receiverUrl()}/down` },
-    ],
-  });
+  const met = await api.metWithChannels();
   const held = await api.create({ search_query: "iPhone 18 release date", min_sources: 2, run_immediately: true });
   const paused = await api.create({ search_query: `withdrawn Debian 14 freeze ${Date.now()}`, run_immediately: true });
   const notYet = await api.create({ search_query: `withdrawn Rust 2027 ${Date.now()}`, run_immediately: true });
@@ -254,14 +257,7 @@ test("notifications say each delivery in words with its next try; the notice ema
   userId,
 }) => {
   const api = await owner(request, userId);
-  const met = await api.create({
-    search_query: "PostgreSQL 19 beta",
-    run_immediately: true,
-    notifications: [
-      { type: "email", address: api.me.email },
-      { type: "webhook", url: `${receiverUrl()}/down` },
-    ],
-  });
+  const met = await api.metWithChannels();
   await api.settled(met.id, 1);
 
   // Notifications: the webhook's failed attempt in words, with its next try.
