@@ -108,13 +108,15 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
                 ? "This is your watch: its findings go to your own channels."
                 : "Get its findings, and a note if one is withdrawn. Stop any time."}
             </p>
-            {isOwner ? (
-              <a className="button secondary" href={`/dashboard/w/${task.id}`}>
-                Open in your dashboard
-              </a>
-            ) : reader ? (
+            {reader ? (
               <div className="row">
-                <FollowButton taskId={task.id} following={following} email={reader.email} />
+                {isOwner ? (
+                  <a className="button secondary" href={`/dashboard/w/${task.id}`}>
+                    Open in your dashboard
+                  </a>
+                ) : (
+                  <FollowButton taskId={task.id} following={following} email={reader.email} />
+                )}
                 <ForkButton id={task.id} />
               </div>
             ) : (
