@@ -8,11 +8,11 @@
 import createFetchClient from "openapi-fetch";
 import { errorFor, retryAfterSeconds } from "./errors";
 import type { components, paths } from "./openapi";
-import { parseApprise } from "./channels";
+import { parseApprise } from "../channels/apprise";
 
 export * from "./errors";
 export { verifyWebhook } from "./webhooks";
-export { AppriseError, CHANNEL_SPECS, parseApprise } from "./channels";
+export { AppriseError, CHANNELS, parseApprise } from "../channels";
 
 export type Task = components["schemas"]["Task"];
 export type CreatedTask = components["schemas"]["CreatedTask"];
@@ -28,7 +28,7 @@ export type Verdict = components["schemas"]["Verdict"];
 export type Delivery = components["schemas"]["Delivery"];
 export type Finding = components["schemas"]["Finding"];
 /** A run's result in words ("met", "met · held", "not met", "failed", "running", "never run"), as the dashboard says it. */
-export { outcomeOf, type Outcome } from "../server/tasks/outcome";
+export { outcomeOf, type Outcome } from "../lib/outcome";
 export type NotificationSend = components["schemas"]["NotificationSend"];
 export type SendEvent = NonNullable<
   NonNullable<paths["/api/v1/notifications/sends"]["get"]["parameters"]["query"]>["event"]

@@ -12,27 +12,12 @@ import YAML from "yaml";
 import { z } from "zod";
 import type { Notification, Task } from "./index";
 import type { paths } from "./openapi";
-import { CHANNEL_SPECS, specOf, type Field } from "./channels";
-import { mapSecrets as mapChannelSecrets, REDACTED } from "./channels/secrets";
+import { channelOf, CHANNELS, mapSecrets as mapChannelSecrets, REDACTED } from "../channels";
 
-/** A field of a channel as a file holds it. */
-function fieldSchema(f: Field) {
-  if (f.kind === "headers") return z.record(z.string(), z.string()).default({});
-  if (f.kind === "choice") return z.enum(f.choices as [string, ...string[]]).default(f.choices![0]!);
-  return f.optional ? z.string().optional() : z.string();
-}
-
-/** Every channel, from the specs' own field lists (strict: a misspelt field is an error, not ignored). */
+/** Every channel, with the same schemas as the API's (strict: a misspelt field is an error, not ignored). */
 const Notification = z.discriminatedUnion(
   "type",
-  CHANNEL_SPECS.map((spec) =>
-    z
-      .object({
-        type: z.literal(spec.type),
-        ...Object.fromEntries(spec.fields.map((f) => [f.name, fieldSchema(f)])),
-      })
-      .strict(),
-  ) as unknown as [z.ZodObject<{ type: z.ZodLiteral<string> }>],
+  CHANNELS.map((c) => c.schema.strict()) as unknown as [z.ZodObject<{ type: z.ZodLiteral<string> }>],
 ) as unknown as z.ZodType<Notification>;
 
 /** One watch's definition: what a file holds and what apply compares. */
@@ -79,11 +64,11 @@ export { REDACTED };
 type Config = Definition["notifications"][number];
 
 /**
- * A channel config with each secret (what its channel's spec marks secret: a webhook's header values, a chat URL or
+ * A channel config with each secret (what its channel marks secret: a webhook's header values, a chat URL or
  * token) replaced by `f(value, what)`, `what` naming it for messages ("webhook header "Authorization"").
  */
 const mapSecrets = (c: Config, f: (value: string, what: string) => string): Config =>
-  mapChannelSecrets(specOf(c.type), c, (value, what) => f(value, what));
+  mapChannelSecrets(channelOf(c.type), c, (value, what) => f(value, what));
 
 /** The file's definition with every REDACTED value replaced by the one `current` has (a ManifestError if none). */
 function withStoredSecrets(definition: Definition, current: Definition | undefined): Definition {

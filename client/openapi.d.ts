@@ -876,7 +876,7 @@ export interface components {
         /** @description The watch's verdict as one state, decided in one place for every surface (pages, cards, badge, Open Graph image, emails). `resolution` keeps the standing finding itself. */
         Verdict: {
             /**
-             * @description The one state the watch is in: `met` (its last notified finding stands), `not_yet` (checked, nothing found), `held` (found, not sent: the watch's bounds held it back; owner only), `paused` (not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), `cant_check` (its checks fail: FAILED_NOTICE_AFTER (3) in a row, or every one so far), `first_check` (no check has answered yet; one is running or pending), `resolved` (completed with its finding standing). Anyone but the owner never sees `held`: the watch shows as it would without the held finding.
+             * @description The one state the watch is in, the first that applies: `resolved` (completed with its finding standing), `cant_check` (active, and its checks fail: 3 in a row, or every one so far), `held` (found, not sent: the watch's bounds held it back; owner only), `met` (its last notified finding stands, paused or not), `paused` (not checking: paused, or completed without a standing finding; the last answer is as of `as_of`), `first_check` (no check has answered yet; one is running or pending), `not_yet` (checked, nothing found). Anyone but the owner never sees `held`: the watch shows as it would without the held finding.
              * @enum {string}
              */
             state: "met" | "not_yet" | "held" | "paused" | "cant_check" | "first_check" | "resolved";
@@ -1000,7 +1000,7 @@ export interface components {
              * @enum {string}
              */
             type: "ntfy";
-            /** @description Server and topic, e.g. https://ntfy.sh/my-topic */
+            /** @description Server and topic, e.g. https://ntfy.sh/my-topic (write-only: reads show it redacted) */
             url: string;
             /** @description Access token (tk_…) of a protected topic (write-only) */
             token?: string;
@@ -1169,7 +1169,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the current window (of the bucket this request counted against) */
+        /** @description Requests allowed in the current window, of the bucket this request counted against (of several, the one with the fewest left) */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
@@ -1204,6 +1204,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description How many of your watches match (all pages) */
                     "X-Total-Count": string;
                     [name: string]: unknown;
@@ -1215,6 +1218,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1224,6 +1230,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,6 +1242,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,13 +1254,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1350,13 +1365,16 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Account disabled; or Active task limit reached */
+            /** @description Account disabled; or Active task limit reached, or Watch limit reached (MAX_WATCHES_PER_ACCOUNT) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1392,7 +1410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1483,6 +1501,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1525,7 +1546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 previews per minute per account, or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 10 previews per minute per account, or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1582,6 +1603,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1591,6 +1615,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,6 +1627,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1609,6 +1639,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1618,13 +1651,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1727,6 +1763,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1769,7 +1808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1827,6 +1866,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1869,7 +1911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1927,6 +1969,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1969,7 +2014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2031,6 +2076,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2085,7 +2133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2137,6 +2185,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2146,6 +2197,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2209,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,6 +2221,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,13 +2233,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2230,6 +2293,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2239,6 +2305,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,6 +2317,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,6 +2329,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2266,13 +2341,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2323,6 +2401,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description How many there are in all */
                     "X-Total-Count": string;
                     [name: string]: unknown;
@@ -2334,6 +2415,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2343,6 +2427,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,6 +2439,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2361,13 +2451,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2447,6 +2540,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,7 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2572,6 +2668,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2614,7 +2713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2665,6 +2764,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2683,6 +2785,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2692,6 +2797,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2701,6 +2809,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first.; or Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2710,13 +2821,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2782,13 +2896,16 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Account disabled */
+            /** @description Account disabled; or Watch limit reached (MAX_WATCHES_PER_ACCOUNT) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2824,7 +2941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2876,6 +2993,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +3009,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2898,6 +3021,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2907,6 +3033,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,13 +3045,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2994,6 +3126,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3048,7 +3183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3109,6 +3244,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3139,7 +3277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3185,6 +3323,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +3335,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3203,6 +3347,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,13 +3359,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3279,6 +3429,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,7 +3462,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3355,6 +3508,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3520,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3373,6 +3532,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,13 +3544,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3467,6 +3632,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3509,7 +3677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 3 API keys created per minute per account, or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 3 API keys created per minute per account, or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3572,6 +3740,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3614,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3684,6 +3855,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3726,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3802,6 +3976,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,7 +4033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3904,6 +4081,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,6 +4096,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3925,6 +4108,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3934,6 +4120,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,13 +4132,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3995,6 +4187,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4009,6 +4204,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4018,6 +4216,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4027,13 +4228,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4103,6 +4307,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4145,7 +4352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4357,6 +4564,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +4581,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +4593,9 @@ export interface operations {
             /** @description Admins only; or Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,13 +4605,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4622,31 +4841,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok" | "degraded";
-                        database: string;
-                        scheduler: string;
-                    };
-                };
-            };
-            /** @description Internal Server Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database cannot be reached (`database` says why) */
-            503: {
+            /** @description 200 when the service is healthy; 503 when the database cannot be reached (`database` says why). Not rate limited */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4679,6 +4875,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +4891,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4701,10 +4903,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -4748,6 +4966,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +4981,9 @@ export interface operations {
             /** @description Invalid or expired link */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,6 +4993,9 @@ export interface operations {
             /** @description Task not found */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4778,10 +5005,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -4817,6 +5060,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +5089,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,6 +5101,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,13 +5113,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4915,6 +5170,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +5192,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4943,6 +5204,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4952,6 +5216,9 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4961,13 +5228,16 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5110,6 +5380,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5123,6 +5396,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,10 +5408,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -5177,6 +5469,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5190,6 +5485,9 @@ export interface operations {
             /** @description Invalid or expired token */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5199,10 +5497,26 @@ export interface operations {
             /** @description Validation error */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded: over 30 requests per minute per client address */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal Server Error */
@@ -5285,6 +5599,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5327,7 +5644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5385,6 +5702,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5427,7 +5747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 60 writes per minute per account (RATE_LIMIT_USER_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5473,6 +5793,9 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5487,6 +5810,9 @@ export interface operations {
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5496,6 +5822,9 @@ export interface operations {
             /** @description Account disabled */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5505,13 +5834,16 @@ export interface operations {
             /** @description User not found. Sign in to the dashboard (POST /auth/sync-user) first. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded: over 20 failed API-key checks per minute per client address */
+            /** @description Rate limit exceeded: over 600 reads per minute per account (RATE_LIMIT_READS_PER_MIN), or over 20 failed API-key checks per minute per client address, or over 60 requests with refused credentials per minute per client address */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

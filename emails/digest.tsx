@@ -1,13 +1,12 @@
 /** The daily digest: every finding (and retraction) since the last digest, of one's own watches and followed ones. */
 import { Heading, Hr, Link, Section, Text } from "@react-email/components";
 import { EmailCard, muted } from "./layout";
-import { renderMarkdown } from "../server/render/markdown";
 
-/** One watch's findings of the day; `at` is already written in the reader's time zone. */
+/** One watch's findings of the day; `at` is already written in the reader's time zone, `answerHtml` rendered. */
 export type DigestGroup = {
   watchName: string;
   watchUrl: string;
-  items: { title: string; answer: string; at: string; retraction: boolean }[];
+  items: { title: string; answerHtml: string; at: string; retraction: boolean }[];
 };
 
 export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsUrl: string }) {
@@ -29,10 +28,10 @@ export function DailyDigest(p: { count: number; groups: DigestGroup[]; settingsU
                 {item.retraction ? "Retracted: " : ""}
                 {item.title}
               </Heading>
-              {/* The same sanitizing renderer as the pages. */}
+              {/* Rendered by the same sanitizing renderer as the pages. */}
               <div
                 style={{ fontSize: "14px", lineHeight: "22px" }}
-                dangerouslySetInnerHTML={{ __html: renderMarkdown(item.answer) }}
+                dangerouslySetInnerHTML={{ __html: item.answerHtml }}
               />
             </Section>
           ))}

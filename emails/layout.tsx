@@ -19,6 +19,12 @@ const card = {
   maxWidth: "560px",
   padding: "24px",
 };
+/**
+ * A source as an email shows it: its label, the site it is on (named as the pages name it), and its link (null: not a
+ * link, e.g. not http(s)) with the link's rel.
+ */
+export type SourceLink = { label: string; site: string; href: string | null; rel: string };
+
 /** Secondary lines: who it is from, dates, the footer's links. */
 export const muted = { color: "#5b6270", fontSize: "13px" };
 /** Links in the text (the pages' link colour). */

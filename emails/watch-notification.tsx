@@ -1,17 +1,20 @@
-/** The email sent for a run's notice (a finding, its retraction, a failing watch…) and the verification email. */
+/**
+ * The email sent for a run's notice (a finding, its retraction, a failing watch…) and the verification email for a new
+ * address. Templates lay out what the server hands them, already rendered: the answer as sanitized HTML, each source's
+ * site and link (or none).
+ */
 import { Heading, Hr, Link, Section, Text } from "@react-email/components";
-import { EmailCard, FullWidthButton, link, muted, VerdictStrip, type Tone } from "./layout";
-import { renderMarkdown, siteOf, sourceHref, USER_CONTENT_REL } from "../server/render/markdown";
+import { EmailCard, FullWidthButton, link, muted, VerdictStrip, type SourceLink, type Tone } from "./layout";
 
 export type WatchNotificationProps = {
   watchName: string;
   /** The strip at the top: what happened, in words ("Condition met · found 2 Nov 2026"), and its tone. */
   verdict: { text: string; tone: Tone };
   title: string;
-  answer: string;
+  /** The answer's markdown, rendered by the same sanitizing renderer as the pages. */
+  answerHtml: string;
   evidence: string;
-  /** `domain` is the site the source is on (the pages name it the same way). */
-  sources: { url: string; title: string; domain?: string }[];
+  sources: SourceLink[];
   watchUrl: string;
   /** The owner pauses the watch; a follower unsubscribes. */
   action: { label: string; url: string };
@@ -32,8 +35,8 @@ export function WatchNotification(p: WatchNotificationProps) {
       <Heading as="h1" style={{ fontSize: "21px", lineHeight: "28px", margin: "0 0 12px" }}>
         {p.title}
       </Heading>
-      {/* The same sanitizing renderer as the pages; the text part is derived from this HTML. */}
-      <div style={answer} dangerouslySetInnerHTML={{ __html: renderMarkdown(p.answer) }} />
+      {/* The text part is derived from this HTML. */}
+      <div style={answer} dangerouslySetInnerHTML={{ __html: p.answerHtml }} />
       {p.evidence ? (
         <Section>
           <Text style={label}>Evidence</Text>
@@ -43,29 +46,25 @@ export function WatchNotification(p: WatchNotificationProps) {
       {p.sources.length ? (
         <Section>
           <Text style={label}>Sources</Text>
-          {p.sources.map((s) => {
-            const href = sourceHref(s.url);
-            const site = s.domain || (href ? siteOf(href) : "");
-            return (
-              <Text key={s.url} style={{ margin: "0 0 10px", fontSize: "14px", lineHeight: "20px" }}>
-                {site ? (
-                  <>
-                    <span style={muted} className="email-muted">
-                      {site}
-                    </span>
-                    <br />
-                  </>
-                ) : null}
-                {href ? (
-                  <Link href={href} rel={USER_CONTENT_REL} style={link}>
-                    {s.title || s.url}
-                  </Link>
-                ) : (
-                  s.title || s.url
-                )}
-              </Text>
-            );
-          })}
+          {p.sources.map((s, i) => (
+            <Text key={i} style={{ margin: "0 0 10px", fontSize: "14px", lineHeight: "20px" }}>
+              {s.site ? (
+                <>
+                  <span style={muted} className="email-muted">
+                    {s.site}
+                  </span>
+                  <br />
+                </>
+              ) : null}
+              {s.href ? (
+                <Link href={s.href} rel={s.rel} style={link}>
+                  {s.label}
+                </Link>
+              ) : (
+                s.label
+              )}
+            </Text>
+          ))}
         </Section>
       ) : null}
       <FullWidthButton href={p.watchUrl}>Open the watch</FullWidthButton>

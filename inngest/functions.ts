@@ -14,9 +14,9 @@ import {
   watchRun,
   type WorkflowStep,
 } from "../server/runs/workflow";
-import { CHANNEL_TYPES, type ChannelType } from "../server/notify/channels";
+import { CHANNEL_TYPES, type ChannelType } from "../channels/list";
 import type { Notice } from "../server/notify/events";
-import { events, inngest } from "./client";
+import { events, inngest } from "../server/runs/inngest";
 
 type InngestStep = {
   run<T>(id: string, fn: () => Promise<T>): Promise<T>;

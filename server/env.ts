@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { parseTrustProxy } from "./net/client-address.mjs";
 import { BUCKETS } from "./ratelimit/buckets";
+import { CHANNEL_SETTINGS } from "../channels/list";
 
 const flag = z
   .enum(["1", "0", "true", "false", ""])
@@ -130,6 +131,9 @@ export const groups = {
   },
   Quotas: {
     MAX_ACTIVE_TASKS_PER_USER: positiveInt(50).describe("Active watches per account."),
+    MAX_WATCHES_PER_ACCOUNT: positiveInt(2000).describe(
+      "Watches per account, paused and completed included (creating, forking or applying past it: 403).",
+    ),
     RUNS_PER_USER_PER_MONTH: positiveInt(3000).describe("Runs per account per calendar month (UTC)."),
   },
   "The agent": {
@@ -182,7 +186,10 @@ export const groups = {
     ),
     UPSTASH_REDIS_REST_TOKEN: optionalString.describe("Token of that store."),
     RATE_LIMIT_USER_PER_MIN: positiveInt(BUCKETS["user-write"].limit).describe(
-      "Authenticated writes per user per minute (every other limit is fixed; each 429 in the OpenAPI document says its own).",
+      "Authenticated writes per account per minute (every other limit but reads is fixed; each 429 in the OpenAPI document says its own).",
+    ),
+    RATE_LIMIT_READS_PER_MIN: positiveInt(BUCKETS["user-read"].limit).describe(
+      "Authenticated reads per account per minute (the API's, the dashboard's and MCP's together).",
     ),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000).describe("Length of a rate-limit window (shorter only in tests)."),
   },
@@ -190,10 +197,8 @@ export const groups = {
     WEBHOOK_ALLOW_PRIVATE: flag.describe(
       "1: webhook and chat deliveries may go to loopback/private addresses and plain http. Development and tests.",
     ),
-    TELEGRAM_API_URL: z
-      .url()
-      .default("https://api.telegram.org")
-      .describe("Telegram Bot API base (tests point it at a stub); trusted, so the private-address check skips it."),
+    /** The settings each channel declares in its folder (channels/<type>/), e.g. TELEGRAM_API_URL. */
+    ...CHANNEL_SETTINGS,
   },
   Tests: {
     WATCH_CLOCK_OFFSET_MS: z.coerce

@@ -7,7 +7,7 @@
  */
 import { exportPKCS8 } from "jose";
 import type { TestProject } from "vitest/node";
-import { ensureBuild, startServer } from "./helpers/server";
+import { ensureBuild, serverUsage, startServer } from "./helpers/server";
 import { startStubs, type StubUrls } from "./helpers/stubs";
 import { TEST_AUTHORIZED_PARTY } from "./helpers/clerk";
 
@@ -19,13 +19,19 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   ensureBuild();
+  const started = Date.now();
   const stubs = await startStubs();
   const server = await startServer({
     ...stubs.clerkEnv(),
     ...stubs.servicesEnv(),
     SERVICE_NOAUTH: "1",
     TRUST_PROXY: "1",
+    // Every file speaks as the one development account when it sends no credentials, side by side with the others:
+    // its per-account limits would count all of them together. The limits themselves are tested in process.
+    RATE_LIMIT_READS_PER_MIN: "1000000",
+    RATE_LIMIT_USER_PER_MIN: "1000000",
   });
+  console.log(`shared test server ready in ${Math.round((Date.now() - started) / 1000)} s`);
   project.provide("server", {
     url: server.url,
     clerkPrivatePem: await exportPKCS8(stubs.clerk.keys.privateKey),
@@ -35,6 +41,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await stubs.close();
+    console.log(`the shared test server used ${Math.round(serverUsage.cpuMs / 1000)} s of CPU`);
   };
 }
 

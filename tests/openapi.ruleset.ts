@@ -31,15 +31,6 @@ export const ruleset = {
     "owasp:api4:2023-integer-format": narrowed("owasp:api4:2023-integer-format", sent("integer")),
     "owasp:api4:2023-string-restricted": narrowed("owasp:api4:2023-string-restricted", sent("string")),
 
-    // Rate-limit headers: on the answers of the operations that are rate limited (`x-rate-limit` names their
-    // buckets), each of their 2XX and 4XX answers but the 401, which is given before a request is counted. Authenticated
-    // reads, the token links of emails and the health check are not rate limited (a read of one's own data costs one
-    // indexed query; a token link is a signed secret nobody can guess), and say so by having no `x-rate-limit`.
-    "owasp:api4:2023-rate-limit": narrowed(
-      "owasp:api4:2023-rate-limit",
-      "$.paths[*][?(@ && @['x-rate-limit'])].responses[?(@property.match(/^(2|4)/) && @property !== '401')]",
-    ),
-
     // CORS: the API grants no cross-origin access on purpose. Its callers are servers, scripts and the SDK, not other
     // sites' pages; a browser on another site must not call it with a signed-in user's cookies, so no answer carries
     // Access-Control-Allow-Origin, and declaring the header would be false.

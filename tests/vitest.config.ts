@@ -1,17 +1,27 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
 const shared = { resolve: { alias: { "@": root } } };
 
+/**
+ * Test files run side by side, each in a worker process of its own (its own database, stubs and servers). Most of a
+ * file's time is waiting (on a server it started, a run's model stub, a delivery's retry), so a pool of twice the
+ * cores keeps both busy; WATCH_TEST_WORKERS overrides it (1: one file at a time, to tell a file's own time).
+ */
+const workers = Number(process.env.WATCH_TEST_WORKERS) || Math.max(2, os.availableParallelism() * 2);
+
 export default defineConfig({
   root,
   ...shared,
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     pool: "forks",
-    fileParallelism: false,
+    maxWorkers: workers,
+    reporters: ["default", "./tests/times-reporter.ts"],
+    setupFiles: ["tests/usage-setup.ts"],
     projects: [
       {
         ...shared,

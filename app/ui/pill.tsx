@@ -3,7 +3,7 @@
  * has a colour of its own and a spinner; paused is amber; met is green; failed is red.
  */
 import type { ReactNode } from "react";
-import type { Outcome } from "@/server/tasks/outcome";
+import type { Outcome } from "@/lib/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
 import type { VerdictState } from "@/server/tasks/verdict";
 

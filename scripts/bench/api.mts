@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { throwawayPostgres } from "./postgres.mjs";
+import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 import { benchDatabase, EMAIL_CHANNEL } from "./seed.mts";
 

@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { throwawayPostgres } from "./postgres.mjs";
+import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 import { benchDatabase, EMAIL_CHANNEL, emptyDatabase } from "./seed.mts";
 

@@ -9,6 +9,8 @@
  *    first answer over 100 creates, peak RSS, and the retention job on the seeded history.
  *  - pglite: the same (smaller burst, shorter idle) on the embedded database at 1,000 and 10,000 watches.
  *  - replicas: 2,000 due watches, a model taking 1 s per run, AGENT_CONCURRENCY=8: one replica, then two.
+ *  - list: the postgres phase's seed, then only the own list's pages (attention order, words, found state) at 8
+ *    connections and in process: what the paged list costs at that size, without the rest of the phase.
  * BENCH_WATCHES (100000), BENCH_PGLITE_SIZES (1000,10000), BENCH_BACKLOG (2000), BENCH_IDLE_SECONDS (60) and
  * BENCH_SECONDS (10, per latency run) scale a run down.
  */
@@ -23,7 +25,7 @@ import pg from "pg";
 import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
-import { throwawayPostgres } from "./postgres.mjs";
+import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -122,6 +124,20 @@ async function seed(
   await q(
     `UPDATE tasks t SET last_execution_id = l.id FROM (SELECT DISTINCT ON (task_id) task_id, id FROM executions ORDER BY task_id, created_at DESC) l WHERE l.task_id = t.id`,
   );
+  // What the own list reads and sorts by, as runs and the owner's looks leave it: every watch answered, those with a
+  // met run have news (half of it seen), one in 50 is failing and one in 70 had its latest notice fail.
+  await q(
+    `UPDATE tasks t SET latest_answer = 'No announcement yet: the project page still lists the previous version as current, and no beta date has been given.',
+            latest_answer_at = e.completed_at, public_answer = 'No announcement yet: the project page still lists the previous version as current, and no beta date has been given.',
+            public_answer_at = e.completed_at,
+            finding_at = (SELECT max(f.created_at) FROM executions f WHERE f.task_id = t.id AND f.condition_met)
+       FROM executions e WHERE e.id = t.last_execution_id`,
+  );
+  await q(`UPDATE tasks SET seen_at = now() WHERE finding_at IS NOT NULL AND hashtext(id::text) % 2 = 0`);
+  await q(
+    `UPDATE tasks SET failure_streak = 3, failing_since = now() - interval '1 hour' WHERE hashtext(id::text) % 50 = 0`,
+  );
+  await q(`UPDATE tasks SET delivery_failed = true WHERE hashtext(id::text) % 70 = 0`);
   await q(`ANALYZE`);
   const { key, lookupId, keyPrefix } = generateApiKey();
   const owner = (await q(`SELECT id FROM su WHERE n = 0`)).rows[0].id;
@@ -180,7 +196,9 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
   let text = "";
   child.stdout!.on("data", (d) => (text += d));
   child.stderr!.on("data", (d) => (text += d));
-  while (!/Watch ready on/.test(text)) {
+  // Ready when readiness says so (LOG_LEVEL=warn keeps the start-up line out of the output).
+  const ready = async () => (await fetch(`http://127.0.0.1:${p}/api/health/ready`).catch(() => null))?.status === 200;
+  while (!(await ready())) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${text}`);
     if (Date.now() - started > 600_000) {
       child.kill("SIGKILL");
@@ -237,6 +255,7 @@ async function readLatencies(s: Server, key: string, bigTask: string, owned: num
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
   for (const [name, url] of [
     [`\`GET /api/v1/tasks\` (${owned.toLocaleString("en")} watches)`, `${base}/tasks`],
+    ...ownListPages(base, owned),
     [
       "`GET /api/v1/public/tasks?q=kernel&sort=popular` (29 % of public watches match)",
       `${base}/public/tasks?q=kernel&sort=popular`,
@@ -255,6 +274,31 @@ async function readLatencies(s: Server, key: string, bigTask: string, owned: num
   }
   return rows;
 }
+
+/**
+ * The own list's pages the dashboard and API clients ask for: the attention order, with words, by found state; and the
+ * newest-first page beside them.
+ */
+const ownListPages = (base: string, owned: number) =>
+  [
+    [`\`GET /api/v1/tasks?limit=50\` (newest first: the page as before, for comparison)`, `${base}/tasks?limit=50`],
+    [
+      `\`GET /api/v1/tasks?limit=50&sort=attention\` (a page of ${owned.toLocaleString("en")} watches)`,
+      `${base}/tasks?limit=50&sort=attention`,
+    ],
+    [
+      "`GET /api/v1/tasks?limit=50&sort=attention&q=kernel` (10 % of them match)",
+      `${base}/tasks?limit=50&sort=attention&q=kernel`,
+    ],
+    [
+      "`GET /api/v1/tasks?limit=50&sort=attention&q=zeppelin` (1 % match)",
+      `${base}/tasks?limit=50&sort=attention&q=zeppelin`,
+    ],
+    [
+      "`GET /api/v1/tasks?limit=50&sort=attention&state=failing`",
+      `${base}/tasks?limit=50&sort=attention&state=failing`,
+    ],
+  ] as const;
 
 /** Waits until every watch in `due` ran, then checks each ran once and how late it started. */
 async function burst(q: Query, due: Map<string, number>, since: Date) {
@@ -341,19 +385,22 @@ const modelNow = () =>
 
 // ---- phases ----------------------------------------------------------------------------------------------------
 
+/** A new database on the cluster, migrated: its URL. */
+async function freshDatabase(cluster: { url: string }, name: string) {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+  return url.toString();
+}
+
 async function postgresPhase(cluster: { url: string }) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
   const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
-  const fresh = async (name: string) => {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.toString());
-    return url.toString();
-  };
+  const fresh = (name: string) => freshDatabase(cluster, name);
 
   // Baseline: the same server on an empty database.
   const emptyUrl = await fresh(`scale_empty_${Date.now()}`);
@@ -381,7 +428,8 @@ async function postgresPhase(cluster: { url: string }) {
   const { burstAt, due } = await shiftBurst(q, seedAt, Math.max(60_000, WATCHES * 2.4));
 
   const s = await startProduct({ ...agent, DATABASE_URL: url });
-  const armed = /scheduler: (\d+) active/.exec(s.output())?.[1] ?? "0";
+  // What the server arms at start (its own line is info, below LOG_LEVEL=warn).
+  const armed = (await q(`SELECT count(*) AS n FROM tasks WHERE state = 'active'`)).rows[0].n as string;
   console.log(`started in ${s.startMs} ms; waiting for the burst at ${new Date(burstAt).toISOString()}`);
   const before = await sizes(q);
   const engineBeforeBurst = before.engine;
@@ -399,6 +447,7 @@ async function postgresPhase(cluster: { url: string }) {
   const { pruneExecutions } = await import("../../server/retention.ts");
   const database = await openDatabase({ databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")) });
   const list = await listBreakdown(seeded.owner);
+  const paged = await pageBreakdown(seeded.owner);
   const pruneStart = Date.now();
   const pruned = await pruneExecutions();
   const pruneMs = Date.now() - pruneStart;
@@ -442,6 +491,49 @@ async function postgresPhase(cluster: { url: string }) {
   );
   report(`| server peak RSS | ${mb(rss)} | ${mb(rssEmpty)} empty (target < 500 MB) |`);
   report(`\nOne \`GET /api/v1/tasks\` of that user, alone and in process: ${list}`);
+  report(`\nA page of 50 of that user's own list, alone and in process (p50 of 20): ${paged}`);
+}
+
+/** The postgres phase's seed, then only the own list's pages: at 8 connections, then alone and in process. */
+async function listPhase(cluster: { url: string }) {
+  const [model, searx] = [await modelNow(), await startSearxStub()];
+  const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
+  const url = await freshDatabase(cluster, `scale_list_${Date.now()}`);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const q: Query = (text, values) => db.query(text, values);
+  const seedStart = Date.now();
+  // Nothing due while the pages are read: the first runs a day out.
+  const later = Date.now() + DAY_MS;
+  const seeded = await seed(q, { watches: WATCHES, bigWatch: 10, burst: 0, burstAt: later, firstDue: later });
+  const seedMs = Date.now() - seedStart;
+  const s = await startProduct({ ...agent, DATABASE_URL: url });
+  const owned = Math.min(1000, WATCHES / 10);
+  const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
+  for (const [label, page] of ownListPages(`${s.url}/api/v1`, owned)) {
+    await latency(page, seeded.key); // warm-up
+    rows.push([label, await latency(page, seeded.key)]);
+  }
+  await stopped(s.child);
+  process.env.DATABASE_URL = url;
+  const { openDatabase } = await import("../../server/db/index.ts");
+  const database = await openDatabase({
+    databaseUrl: url,
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")),
+  });
+  const paged = await pageBreakdown(seeded.owner);
+  await database.close();
+  await db.end();
+  await Promise.all([model.close(), searx.close()]);
+  report(
+    `\n### The own list, PostgreSQL, ${WATCHES.toLocaleString("en")} watches (seeded in ${(seedMs / 1000).toFixed(0)} s)\n`,
+  );
+  report(`| measure | value | target |\n|---|---:|---:|`);
+  for (const [label, r] of rows)
+    report(
+      `| ${label}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s${r.errors ? `, ${r.errors} errors` : ""}) | p50 < 50 ms |`,
+    );
+  report(`\nA page of 50 of that user's own list, alone and in process (p50 of 20): ${paged}`);
 }
 
 /**
@@ -476,6 +568,33 @@ async function listBreakdown(owner: string) {
   }
   const part = (xs: number[]) => pct(xs, 50).toFixed(0);
   return `SQL ${part(ms.sql)} ms, view ${part(ms.view)} ms, output check ${part(ms.check)} ms, JSON ${part(ms.json)} ms (p50 of 20) for ${watches.toLocaleString("en")} watches, ${(bytes / 1048576).toFixed(1)} MB of JSON`;
+}
+
+/** A page of the own list, alone and in process: the read of the page and its count (p50 of 20, in ms). */
+async function pageBreakdown(owner: string) {
+  const { findTasks, countTasks } = await import("../../server/tasks/reads.ts");
+  type Filter = Parameters<typeof findTasks>[0];
+  const cases: [string, Filter][] = [
+    ["attention", { userId: owner }],
+    ["attention, q=kernel", { userId: owner, words: ["kernel"] }],
+    ["attention, state=failing", { userId: owner, state: "failing" }],
+  ];
+  const parts: string[] = [];
+  for (const [name, filter] of cases) {
+    const read: number[] = [];
+    const count: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      await findTasks(filter, { order: "attention", limit: 50 });
+      const t1 = performance.now();
+      await countTasks(filter);
+      if (i < 10) continue; // warm-up
+      read.push(t1 - t0);
+      count.push(performance.now() - t1);
+    }
+    parts.push(`${name}: page ${pct(read, 50).toFixed(1)} ms, count ${pct(count, 50).toFixed(1)} ms`);
+  }
+  return parts.join("; ");
 }
 
 async function pglitePhase(watches: number) {
@@ -560,15 +679,8 @@ async function replicasPhase(cluster: { url: string }) {
       { answerDelayMs: 1000 },
     );
     const searx = await startSearxStub();
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    const name = `scale_replicas_${replicas}_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.toString());
-    const db = new pg.Client({ connectionString: url.toString() });
+    const url = await freshDatabase(cluster, `scale_replicas_${replicas}_${Date.now()}`);
+    const db = new pg.Client({ connectionString: url });
     await db.connect();
     // A backlog: every watch due at the same moment, once all replicas are up.
     const dueAt = Date.now() + 60_000;
@@ -582,7 +694,7 @@ async function replicasPhase(cluster: { url: string }) {
       [BACKLOG, dueAt],
     );
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       AGENT_MODEL: "openai-compatible:stub",
       AGENT_BASE_URL: `${model.url}/v1`,
       SEARXNG_URL: searx.url,
@@ -632,13 +744,14 @@ async function replicasPhase(cluster: { url: string }) {
 }
 
 const cluster =
-  PHASES.includes("postgres") || PHASES.includes("replicas")
+  PHASES.includes("postgres") || PHASES.includes("replicas") || PHASES.includes("list")
     ? process.env.DATABASE_URL
       ? { url: process.env.DATABASE_URL, stop() {} }
       : await throwawayPostgres()
     : null;
 try {
   if (PHASES.includes("postgres")) await postgresPhase(cluster!);
+  if (PHASES.includes("list")) await listPhase(cluster!);
   if (PHASES.includes("pglite")) for (const n of PGLITE_SIZES) await pglitePhase(n);
   if (PHASES.includes("replicas")) await replicasPhase(cluster!);
 } finally {

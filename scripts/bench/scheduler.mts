@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
-import { throwawayPostgres } from "./postgres.mjs";
+import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

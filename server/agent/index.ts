@@ -6,9 +6,9 @@
 import { APICallError, generateText, RetryError, stepCountIs, type LanguageModel, type ToolSet } from "ai";
 import { env } from "../env";
 import { chooseModel, ModelConfigError, type ModelChoice } from "./config";
-import { ModelDecision, clampNextRun, extractJson, finalizeDecision, type Cadence } from "./decision";
+import { ModelDecision, clampNextRun, extractJson, finalizeDecision } from "./decision";
 import { createModel } from "./model";
-import { SYSTEM_PROMPT, userPrompt } from "./prompt";
+import { SYSTEM_PROMPT, userPrompt, type AgentInput } from "./prompt";
 import { searchProvider, searchTools } from "./search";
 import { reportedSources, resolveGroundingRedirects } from "./sources";
 import { metrics } from "../observability/metrics.mjs";
@@ -17,25 +17,7 @@ import { stepProgress, type ProgressEntry } from "./progress";
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
 
-export type AgentWatch = {
-  id: string;
-  user_id: string;
-  name: string;
-  search_query: string;
-  condition_description: string;
-  /** Independent sites a finding needs before it is sent (the prompt asks for independent outlets above 1). */
-  min_sources: number;
-} & Cadence;
-export type PriorRun = { at: string; condition_met: boolean; answer: string; notified: boolean };
-/** The finding the user was last told about (and not retracted): its key, title and when. */
-export type NotifiedFinding = { key: string; title: string; at: string };
-export type AgentInput = {
-  watch: AgentWatch;
-  lastKnownState: Record<string, unknown> | null;
-  notified: NotifiedFinding | null;
-  recent: PriorRun[];
-  now: Date;
-};
+export type { AgentInput, AgentWatch, NotifiedFinding, PriorRun } from "./prompt";
 export type AgentDecision = ReturnType<typeof finalizeDecision>;
 export type AgentRun = {
   decision: AgentDecision;

@@ -3,7 +3,7 @@
  * (server/api/wire.ts) and the rate-limit buckets (server/ratelimit), read by the same functions the middleware uses:
  * success status, security (who may call), error answers, rate-limit headers and 429 texts, conditional GET, query
  * parameters of body requests. The route handlers of server/http/endpoints.ts are documented from their declarations
- * the same way. Nothing here names a path.
+ * the same way. Operations endpoints (the health check) are left out. Nothing here names a path.
  */
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { z } from "zod";
@@ -71,7 +71,8 @@ const int32 = (minimum: number) => ({ type: "integer", format: "int32", minimum,
 
 const HEADERS = {
   "X-RateLimit-Limit": {
-    description: "Requests allowed in the current window (of the bucket this request counted against)",
+    description:
+      "Requests allowed in the current window, of the bucket this request counted against (of several, the one with the fewest left)",
     schema: int32(1),
   },
   "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: int32(0) },
@@ -143,12 +144,29 @@ function endpointPaths() {
   );
 }
 
-/** How a 429 happens: over one of the operation's buckets, or (with credentials) too many failed API-key checks. */
+/** How a 429 happens: over one of the operation's buckets, or (with credentials) too many refused ones. */
 function limitedBecause(f: Facts, buckets: Bucket[]) {
   const reasons = buckets.map(describeLimit);
-  if (f.access !== "public") reasons.push(describeLimit("api-key-failure"));
+  if (f.access !== "public") reasons.push(describeLimit("api-key-failure"), describeLimit("refused-credentials"));
   return reasons.length ? `Rate limit exceeded: over ${reasons.join(", or over ")}` : undefined;
 }
+
+/**
+ * The health check's answers. Monitors poll it, so it is never rate limited and carries no rate-limit headers; its
+ * answer is documented as the operation's `default` (200 while the database answers, else the listed status), which
+ * keeps it out of the rule that every 2xx and 4xx answer of a rate-limited API states its limits.
+ */
+function operationalResponses(f: Facts, generated: Response): Record<string, Response> {
+  const statuses = Object.entries(f.alsoAnswers ?? {}).map(([code, text]) => `${code} when ${lowerFirst(text!)}`);
+  return {
+    default: {
+      ...generated,
+      description: `200 when the service is healthy${statuses.length ? `; ${statuses.join("; ")}` : ""}. Not rate limited`,
+    },
+  };
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 function responsesOf(f: Facts, generated: Response, hasInput: boolean, buckets: Bucket[]) {
   const status = successStatusOf(f);
@@ -188,10 +206,11 @@ function responsesOf(f: Facts, generated: Response, hasInput: boolean, buckets: 
     const texts = [...(errors.get(503) ?? []), "The database cannot be reached; retry after `Retry-After` seconds"];
     responses["503"] = { ...error(joined(texts)), headers: headerRefs(["Retry-After"]) };
   }
-  // Every answer given after the request was counted carries the bucket's headers (401s come before the count).
+  // Every answer given after the request was counted carries the bucket's headers: with credentials, every answer
+  // (refused credentials count against the client's address); without, every one after the operation's own count.
   if (buckets.length)
     for (const [code, r] of Object.entries(responses))
-      if (/^[234]/.test(code) && code !== "401") r.headers = { ...headerRefs(RATE_LIMIT_HEADERS), ...r.headers };
+      if (/^[234]/.test(code)) r.headers = { ...headerRefs(RATE_LIMIT_HEADERS), ...r.headers };
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
@@ -245,8 +264,9 @@ function build() {
       "Watches (called *tasks* in paths and payloads) are checked by an AI agent with grounded web search; " +
       "you are notified by email, signed webhook or chat when the condition is met. Authenticate with " +
       '`Authorization: Bearer <API key or Clerk session token>`. Errors are `{"detail": string}`, ' +
-      "validation errors 422 with a list of `{type, loc, msg, input}`. Rate-limited operations send " +
-      "`X-RateLimit-Limit`/`-Remaining`/`-Reset` on every answer and `Retry-After` with a 429; each 429 says its limit.",
+      "validation errors 422 with a list of `{type, loc, msg, input}`. Every operation is rate limited: with " +
+      "credentials per account (reads and writes apart), without per client address; answers send " +
+      "`X-RateLimit-Limit`/`-Remaining`/`-Reset` and a 429 also `Retry-After`; each 429 says its limits.",
     securitySchemes: SECURITY_SCHEMES,
     paths: endpointPaths(),
     defs: { Error: ErrorSchema, ValidationError: ValidationErrorSchema },
@@ -268,6 +288,11 @@ function build() {
       const where = `${method.toUpperCase()} ${path}`;
       const f = facts.get(`${method} ${path}`);
       if (!f) throw new Error(`OpenAPI: no declaration for ${where}`);
+      if (f.operational) {
+        op.responses = operationalResponses(f, op.responses["200"]!);
+        op.security = SECURITY[f.access];
+        continue;
+      }
       if (f.query) queryParameters(op, f.query, where);
       if (f.conditional) (op.parameters ??= []).push(IF_NONE_MATCH);
       const buckets = bucketsOf(f, f.type);

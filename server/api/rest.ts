@@ -8,13 +8,18 @@
  * buttons behind email links) must say `Content-Type: application/json` even when it has no body: a web page can
  * make its visitors' browsers send a form or a no-cors fetch (a CORS simple request) anywhere, but not that header,
  * which needs a preflight this server never grants. Query strings join a write's input only for WRITE_QUERY_PARAMETERS.
+ *
+ * A list longer than a page (every watch, or a `limit` over PAGE) is read and sent a page at a time, each page through
+ * the same operation (so the same checks and views) and counted once against the rate limits: what the server holds
+ * for one answer is one page, however long the list and however slowly the client reads it.
  */
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { isZodError } from "./errors";
 import { jsonTooDeep, TOO_DEEP } from "./json";
 import { appRouter } from "./root";
 import { createContext, type Context } from "./trpc";
-import type { Meta } from "./wire";
+import { listReads, pathPattern, type Meta } from "./wire";
+import { log } from "../observability/log.mjs";
 
 type FakeRes = { statusCode: number; headers: Headers; body?: string };
 /** The adapter reads `url`, `headers`, `body` (already parsed here) and `signal` of a Request. */
@@ -26,14 +31,19 @@ const json = (status: number, body: unknown, headers?: HeadersInit) => {
   return new Response(JSON.stringify(body), { status, headers: h });
 };
 
-type State = { ctx?: Context; failed: boolean };
+type State = { ctx?: Context; failed: boolean; continued?: boolean };
 const states = new WeakMap<FakeReq, State>();
 
 const handler = createOpenApiNodeHttpHandler({
   router: appRouter,
   createContext: ({ req }: { req: FakeReq }) => {
     const state = states.get(req)!;
-    state.ctx = createContext({ headers: req.headers, via: "rest", httpMethod: req.method });
+    state.ctx = createContext({
+      headers: req.headers,
+      via: "rest",
+      httpMethod: req.method,
+      continued: state.continued,
+    });
     state.ctx.queryKeys = req.queryKeys;
     return state.ctx;
   },
@@ -61,17 +71,32 @@ const writes = Object.values(appRouter._def.procedures).flatMap((procedure) => {
   const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
   const o = meta?.openapi;
   if (!o || o.method === "GET") return [];
-  const pattern = o.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
   return [
     {
       method: o.method as string,
-      path: new RegExp(`^${pattern}$`),
+      path: pathPattern(o.path),
       anonymous: meta.access === "public",
       query: new Set(meta.query ?? []),
     },
   ];
 });
 const writeAt = (method: string, pathname: string) => writes.find((w) => w.method === method && w.path.test(pathname));
+
+/** The most items of a list read and sent at once. */
+export const PAGE = 50;
+
+const lists = listReads(appRouter._def.procedures);
+
+/** How many items a GET asks for when that is more than a page (Infinity: every one), else undefined. */
+function longList(url: URL): number | undefined {
+  const list = lists.find((l) => l.method === "GET" && l.path?.test(url.pathname));
+  if (!list) return undefined;
+  const raw = url.searchParams.get("limit");
+  if (raw === null) return list.unpaged ? Infinity : undefined;
+  // A limit the operation refuses is refused by the operation itself (422), not here.
+  const wanted = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return wanted > PAGE && list.limit.safeParse(wanted).success ? wanted : undefined;
+}
 
 const isJson = (type: string | null) => type?.split(";")[0]!.trim().toLowerCase() === "application/json";
 
@@ -122,18 +147,38 @@ export async function handleRest(request: Request): Promise<Response> {
     }
   }
 
+  if (request.method === "GET") {
+    const wanted = longList(url);
+    if (wanted !== undefined) return sendList(request, url, headers, wanted);
+  }
+  return answer(request, url, headers, body, queryKeys);
+}
+
+/** The operation's answer to the request as the adapter gives it (`url`, `headers`, `body`: as the client's, read). */
+async function answer(
+  request: Request,
+  url: URL,
+  headers: Headers,
+  body: unknown,
+  queryKeys?: Set<string>,
+  continued = false,
+): Promise<Response> {
+  const requestId = headers.get("x-request-id")!;
+  // What the adapter writes on the request (its parsed query) stays with this call: one request may make several.
+  const own: Record<string | symbol, unknown> = { url: url.pathname + url.search, headers, body, queryKeys };
   const req = new Proxy(request, {
     get(target, prop) {
-      if (prop === "url") return url.pathname + url.search;
-      if (prop === "headers") return headers;
-      if (prop === "body") return body;
-      if (prop === "queryKeys") return queryKeys;
+      if (prop in own) return own[prop];
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
+    set(_target, prop, value) {
+      own[prop] = value;
+      return true;
+    },
   }) as FakeReq;
 
-  const state: State = { failed: false };
+  const state: State = { failed: false, continued };
   states.set(req, state);
   const res: FakeRes & { setHeader?: unknown; end?: unknown } = { statusCode: 200, headers: new Headers() };
   const done = new Promise<void>((resolve) => {
@@ -158,4 +203,66 @@ export async function handleRest(request: Request): Promise<Response> {
     return json(res.statusCode, { detail: parsed.detail ?? parsed.message ?? "Error" }, res.headers);
   }
   return new Response(res.body, { status: res.statusCode, headers: res.headers });
+}
+
+/**
+ * A list of `wanted` items (Infinity: all) from the request's offset, read and sent a page at a time: the first page
+ * is read at once (its status and headers are the answer's: a refusal is answered as it is), each next one when the
+ * client asks for more. An item that an insert pushed onto the next page is not sent twice (and the list then ends one
+ * place later); one deleted meanwhile can make a later one move up past the page being read, and be left out.
+ */
+async function sendList(request: Request, url: URL, headers: Headers, wanted: number): Promise<Response> {
+  const start = Number(url.searchParams.get("offset") ?? 0) || 0;
+  let end = start + wanted;
+  let offset = start;
+  const read = async () => {
+    const pageUrl = new URL(url);
+    pageUrl.searchParams.set("offset", String(offset));
+    pageUrl.searchParams.set("limit", String(Math.min(PAGE, end - offset)));
+    const res = await answer(request, pageUrl, headers, undefined, undefined, offset !== start);
+    offset += PAGE;
+    return res;
+  };
+  const first = await read();
+  if (first.status !== 200) return first;
+  const text = await first.text();
+  let items: { id?: unknown }[] | undefined = JSON.parse(text);
+  if (items!.length < PAGE) return new Response(text, { status: 200, headers: first.headers });
+  // Every item: as many as there were at the first page (one added meanwhile is newer: it would come first).
+  const total = Number(first.headers.get("x-total-count") ?? NaN);
+  if (Number.isFinite(total)) end = Math.min(end, total);
+
+  const seen = new Set<unknown>();
+  const encoder = new TextEncoder();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!items) {
+          const res = await read();
+          // A page refused midway (the key revoked, the database gone) cuts the answer short: its status is sent.
+          if (res.status !== 200) {
+            log.warn(`${url.pathname}: a later page answered ${res.status}; the list was cut short`);
+            throw new Error(`${url.pathname}: a later page answered ${res.status}`);
+          }
+          items = (await res.json()) as { id?: unknown }[];
+        }
+        let chunk = sent === 0 ? "[" : "";
+        for (const item of items)
+          if (item?.id !== undefined && seen.has(item.id))
+            end++; // sent already: the list moved down one place, so it ends one place later
+          else {
+            seen.add(item?.id);
+            chunk += (sent++ ? "," : "") + JSON.stringify(item);
+          }
+        const last = items.length < PAGE || offset >= end;
+        items = undefined;
+        controller.enqueue(encoder.encode(last ? `${chunk}]` : chunk));
+        if (last) controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  first.headers.delete("content-length");
+  return new Response(body, { status: 200, headers: first.headers });
 }

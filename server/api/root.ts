@@ -6,7 +6,7 @@ import { publicRouter } from "./routers/public";
 import { tasksRouter } from "./routers/tasks";
 import { usageRouter } from "./routers/usage";
 import { usersRouter } from "./routers/users";
-import { router } from "./trpc";
+import { pageListsOf, router } from "./trpc";
 
 export const appRouter = router({
   tasks: tasksRouter,
@@ -18,5 +18,7 @@ export const appRouter = router({
   usage: usageRouter,
   follows: followsRouter,
 });
+
+pageListsOf(appRouter._def.procedures);
 
 export type AppRouter = typeof appRouter;

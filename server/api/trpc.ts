@@ -10,10 +10,20 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
-import { BUCKETS, rateLimitedError, takeToken, type Bucket } from "../ratelimit";
-import { DomainError } from "../errors";
+import { BUCKETS, countRefusal, rateLimitedError, takeToken, type Bucket } from "../ratelimit";
+import { DomainError, validationError } from "../errors";
 import { errorDetail, EXPOSED, isZodError, toTRPCError, type Location } from "./errors";
-import { bucketsOf, declaresStatus, pathParameters, REFUSED, successStatusOf, type Meta } from "./wire";
+import {
+  accountBucket,
+  declaresStatus,
+  listReads,
+  ownBuckets,
+  pathParameters,
+  REFUSED,
+  successStatusOf,
+  type CallType,
+  type Meta,
+} from "./wire";
 import { log } from "../observability/log.mjs";
 import { setRoute } from "../observability/context.mjs";
 
@@ -35,6 +45,8 @@ export type Context = {
   pathParams?: string[];
   /** Who is calling, when the transport has already authenticated the request (MCP, once per HTTP request). */
   authenticated?: Caller;
+  /** A later page of a list the REST API sends a page at a time (./rest.ts): counted once, with the first. */
+  continued?: boolean;
   res: ResponseMeta;
 };
 
@@ -43,10 +55,12 @@ export function createContext(opts: {
   via: Context["via"];
   httpMethod?: string;
   authenticated?: Caller;
+  continued?: boolean;
 }): Context {
   return {
     headers: opts.headers,
     authenticated: opts.authenticated,
+    continued: opts.continued,
     clientIp: opts.headers.get("x-watch-client-ip"),
     via: opts.via,
     httpMethod: opts.httpMethod ?? "POST",
@@ -123,24 +137,56 @@ const pipeline = t.middleware(async ({ ctx, meta, next, path }) => {
 
 const base = t.procedure.use(pipeline);
 
-/** Counts the request against a rate-limit bucket, keyed by client address or by the signed-in account. */
+/**
+ * Counts the request against a rate-limit bucket, keyed by client address or by the signed-in account. Of the buckets
+ * a request counts against, its answer's headers are those of the one with the fewest requests left.
+ */
 async function limit(ctx: Context, bucket: Bucket, key: string) {
+  if (ctx.continued) return;
   const verdict = await takeToken(bucket, key);
-  Object.assign(ctx.res.headers, verdict.headers);
+  const left = ctx.res.headers["X-RateLimit-Remaining"];
+  if (!verdict.ok || left === undefined || Number(verdict.headers["X-RateLimit-Remaining"]) < Number(left))
+    Object.assign(ctx.res.headers, verdict.headers);
   if (!verdict.ok) throw rateLimitedError(verdict);
 }
 
 /**
- * The last step of every ladder: the operation's rate limits (its meta's bucket, and the per-user write limit of
- * authenticated writes) before the handler, its success status after it. For every transport, so the dashboard and
- * MCP are limited as the REST API is. A handler picks one of the other statuses its meta declares (`alsoAnswers`,
- * 304 of a conditional GET) by setting `ctx.res.status`.
+ * The most items one list call asks for over tRPC and MCP, whose answers are held whole until they are sent (a tRPC
+ * batch's together); the REST API sends longer lists a page at a time (./rest.ts).
  */
-const wire = t.middleware(async ({ ctx, meta, type, path, next }) => {
-  const account =
-    (ctx as { user?: { id: string } }).user?.id ?? (ctx as { caller?: { clerkUserId?: string } }).caller?.clerkUserId;
-  for (const bucket of bucketsOf(meta, type as "query" | "mutation"))
+export const MAX_ITEMS_HELD = 100;
+export const PAGE_TOO_LONG = `Ask for a page of at most ${MAX_ITEMS_HELD} here (the REST API sends longer lists)`;
+
+const lists = new Map<string, ReturnType<typeof listReads>[number]>();
+
+/** The list reads of the app's router, known once it is built (./root, which imports this module, calls it). */
+export function pageListsOf(procedures: object) {
+  for (const l of listReads(procedures)) lists.set(l.name, l);
+}
+
+/** Over tRPC and MCP, a list call must ask for a page of at most MAX_ITEMS_HELD items. */
+async function checkPage(ctx: Context, path: string, getRawInput: () => Promise<unknown>) {
+  if (ctx.via !== "trpc" && ctx.via !== "mcp") return;
+  const list = lists.get(path);
+  if (!list) return;
+  const input = (await getRawInput()) as { limit?: unknown } | undefined;
+  const limit = input?.limit;
+  if (limit === undefined ? list.unpaged : typeof limit === "number" && limit > MAX_ITEMS_HELD)
+    throw validationError("limit", PAGE_TOO_LONG, input ?? {});
+}
+
+/**
+ * The last step of every ladder: the operation's own rate limit (its meta's bucket, or the one of public operations)
+ * and the page a list call may ask for before the handler, its success status after it. For every transport, so the
+ * dashboard and MCP are limited as the REST API is. A handler picks one of the other statuses its meta declares
+ * (`alsoAnswers`, 304 of a conditional GET) by setting `ctx.res.status`.
+ */
+const wire = t.middleware(async ({ ctx, meta, path, getRawInput, next }) => {
+  const caller = (ctx as { caller?: Caller }).caller;
+  const account = caller && accountOf(caller);
+  for (const bucket of ownBuckets(meta))
     await limit(ctx, bucket, (BUCKETS[bucket].per === "user" && account) || (ctx.clientIp ?? "unknown"));
+  await checkPage(ctx, path, getRawInput);
   const result = await next();
   if (result.ok) {
     if (ctx.res.status === undefined) ctx.res.status = successStatusOf(meta);
@@ -152,9 +198,17 @@ const wire = t.middleware(async ({ ctx, meta, type, path, next }) => {
 
 export const publicProcedure = base.meta({ access: "public" }).use(wire);
 
-const withCaller = t.middleware(async ({ ctx, next }) => {
+/** Whose count a caller's requests are: their account, or their identity before their account is made. */
+const accountOf = (caller: Caller) => caller.user?.id ?? (caller as { clerkUserId?: string }).clerkUserId ?? "unknown";
+
+/** Who is calling, counted at once: refused credentials against the client address, accepted ones per account. */
+const withCaller = t.middleware(async ({ ctx, meta, type, next }) => {
   const cookie = ctx.via === "trpc" || ctx.via === "server";
-  const caller: Caller = ctx.authenticated ?? (await authenticate(ctx.headers, ctx.clientIp, cookie));
+  const caller: Caller =
+    ctx.authenticated ??
+    (await authenticate(ctx.headers, ctx.clientIp, cookie).catch((e: unknown) => countRefusal(e, ctx.clientIp)));
+  const bucket = accountBucket(meta, type as CallType);
+  if (bucket) await limit(ctx, bucket, accountOf(caller));
   return next({ ctx: { caller } });
 });
 

@@ -5,16 +5,14 @@
  */
 import { env } from "../env";
 import { DomainError } from "../errors";
-import { db, type User } from "../db";
+import { db } from "../db";
 import { looksLikeApiKey, verifyApiKey } from "./api-keys";
 import { verifySessionToken } from "./clerk";
 import { sessionUser } from "../users/clerk-accounts";
 import { isLoopbackAddress } from "../net/client-address.mjs";
+import type { Caller } from "./caller";
 
-export type Caller =
-  | { method: "api_key"; user: User }
-  | { method: "noauth"; user: User }
-  | { method: "jwt"; clerkUserId: string; sessionId: string | null; user: User | null };
+export type { Caller };
 
 export const ACCOUNT_DISABLED = "Account disabled";
 

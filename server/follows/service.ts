@@ -15,7 +15,7 @@ import { ConfirmFollow } from "../../emails/watch-notification";
 import { sendRecorded } from "../notify/email";
 import { FOLLOW_CONFIRM_TTL_MS, followConfirmUrl, readToken, watchUrl } from "../notify/links";
 import { mailboxOf } from "../notify/mailbox";
-import { defang } from "../render/defang";
+import { defang } from "../../lib/defang";
 import { recountSubscribers } from "./subscribers";
 import { parseNotifications } from "../tasks/notifications";
 import { findTasks } from "../tasks/reads";

@@ -11,11 +11,11 @@
  * across watches, CONFIRMATIONS_PER_WATCH_PER_DAY per watch.
  */
 import { env } from "../env";
-import { db, type DeliveryFailure, type NotificationType, type SendStatus } from "../db";
+import { db, type DeliveryFailure, type NotificationType, type SendStatus, type Task, type User } from "../db";
 import { sql, transaction, type Query } from "../db/sql";
-import type { SendEvent } from "./events";
+import type { Notice, SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
-import { CHANNEL_SPECS, specOf } from "../../client/channels";
+import { CHANNELS, channelOf } from "../../channels/list";
 import { metrics } from "../observability/metrics.mjs";
 
 export type DeliveryOutcome = {
@@ -26,6 +26,24 @@ export type DeliveryOutcome = {
   /** The service asked to wait this long before the next attempt (a 429's Retry-After). */
   retryAfterMs?: number;
 };
+/** When a notice may go: now, after the recipient's quiet hours, in their daily digest, or not at all. */
+export type DeliveryPlan = { kind: "now" | "digest" | "none" } | { kind: "later"; at: string };
+
+export type TestResult = { status: "sent" | "failed" | "skipped"; error: string | null };
+
+export type ChannelDelivery = {
+  /** Waits between attempts: attempt n + 1 follows attempt n after `retryDelaysMs[n - 1]` (a 429's wait within it). */
+  retryDelaysMs: readonly number[];
+  /** A channel that waits for quiet hours or goes into a digest plans each notice first (a step of its own). */
+  plan?(executionId: string, notice: Notice, followId?: string): Promise<DeliveryPlan>;
+  /** One attempt of a run's notice, claimed and recorded once (also across crashes). */
+  deliver(executionId: string, notice: Notice, attempt: number, followId?: string): Promise<DeliveryOutcome>;
+  /** "Send test notification": a `task.test` send to the config, recorded in the history. */
+  test(user: User, task: Task, config: Record<string, unknown>): Promise<TestResult>;
+  /** Step ids kept from before there was a registry, so a delivery in flight across that upgrade replays in place. */
+  stepIds?: { attempt(attempt: number): string; wait(attempt: number): string };
+};
+
 /** An attempt claimed and not settled yet (in flight, or cut short by a crash: it may have been sent). */
 export const INTERRUPTED = "delivery interrupted";
 
@@ -307,12 +325,12 @@ export async function latestDeliveries(taskId: string, userId: string) {
        FROM (${LATEST_NOTICE}) d`,
     [taskId, userId],
   );
-  const order = (type: string) => CHANNEL_SPECS.findIndex((s) => s.type === type);
+  const order = (type: string) => CHANNELS.findIndex((s) => s.type === type);
   return rows
     .sort((a, b) => order(a.notification_type) - order(b.notification_type))
     .map((s) => ({
       channel: s.notification_type,
-      label: specOf(s.notification_type)?.label ?? s.notification_type,
+      label: channelOf(s.notification_type)?.label ?? s.notification_type,
       event: s.event,
       state: deliveryState(s),
       failure: s.status === "sent" ? null : s.failure,

@@ -7,6 +7,7 @@ import { db } from "../db";
 import { env } from "../env";
 import { sql } from "../db/sql";
 import { nextDigestAt } from "../users/settings";
+import { renderMarkdown } from "../render/markdown";
 import { sendRecorded } from "./email";
 import { watchUrl } from "./links";
 
@@ -50,7 +51,12 @@ export function groupByWatch(findings: Finding[], timezone: string): DigestGroup
   for (const f of [...findings].sort((a, b) => a.at.getTime() - b.at.getTime())) {
     let group = groups.get(f.taskId);
     if (!group) groups.set(f.taskId, (group = { watchName: f.watchName, watchUrl: f.watchUrl, items: [] }));
-    group.items.push({ title: f.title, answer: f.answer, at: stamp.format(f.at), retraction: f.retraction });
+    group.items.push({
+      title: f.title,
+      answerHtml: renderMarkdown(f.answer),
+      at: stamp.format(f.at),
+      retraction: f.retraction,
+    });
   }
   return [...groups.values()];
 }

@@ -18,12 +18,14 @@ import {
   type Attempt,
   type Delivery,
   type DeliveryOutcome,
+  type DeliveryPlan,
 } from "./deliveries";
 import { EVENT_LABELS, eventSuffix, forFollowers, toAccount, type Notice } from "./events";
 import { formatDate } from "../render/dates";
-import { defang } from "../render/defang";
-import { storedConfig, type DeliveryPlan } from "./channels/types";
+import { defang } from "../../lib/defang";
+import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
+import { renderMarkdown, siteOf, sourceHref, USER_CONTENT_REL } from "../render/markdown";
 
 type Sent = { status: "sent" | "failed" | "skipped"; error: string | null; retryAt?: string | null };
 type Message = {
@@ -129,6 +131,16 @@ function verdictOf(notice: Notice, at: Date | null, timeZone: string): WatchNoti
   }
 }
 
+/** What the template shows of a notice's content: the answer rendered, each source with its site and link (or none). */
+const rendered = ({ answer, sources, ...rest }: Omit<Content, "subject">) => ({
+  ...rest,
+  answerHtml: renderMarkdown(answer),
+  sources: sources.map((s) => {
+    const href = sourceHref(s.url);
+    return { label: s.title || s.url, site: s.domain || (href ? siteOf(href) : ""), href, rel: USER_CONTENT_REL };
+  }),
+});
+
 async function notificationEmail(
   task: { id: string; name: string; is_public: boolean },
   content: Omit<Content, "subject">,
@@ -137,7 +149,7 @@ async function notificationEmail(
   return WatchNotification({
     watchName: task.name,
     verdict,
-    ...content,
+    ...rendered(content),
     watchUrl: watchUrl(task),
     action: { label: "Pause this watch", url: await pauseUrl(task.id) },
   });
@@ -216,7 +228,7 @@ export async function deliverEmail(
         react: WatchNotification({
           watchName: d.task.name,
           verdict,
-          ...content,
+          ...rendered(content),
           watchUrl: watchUrl(d.task),
           whose: "A watch you follow",
           action: { label: "Unsubscribe", url: target.unsubscribe.page },

@@ -1,11 +1,12 @@
 /**
- * Delivery of a watch's notices to its channels (../notify/channels: one module per channel), each channel
- * independent of the others, each attempt recorded once (./deliveries).
+ * Delivery of a watch's notices to its channels (channels/: one folder per channel; ./channels: how the server delivers
+ * each), each channel independent of the others, each attempt recorded once (./deliveries).
  */
 import { DomainError, notFound } from "../errors";
 import { db, type NotificationType, type User } from "../db";
-import { channelOf, CHANNEL_TYPES, type ChannelType } from "./channels";
-import { storedConfig } from "./channels/types";
+import { CHANNEL_TYPES, type ChannelType } from "../../channels/list";
+import { storedConfig } from "../tasks/notifications";
+import { deliveryOf } from "./channels";
 
 export { verifyEmailToken } from "./email";
 export { deliverWebhook, webhookPayload } from "./webhook";
@@ -18,7 +19,7 @@ export async function sendTestNotification(user: User, taskId: string, type: Not
   });
   if (!task) throw notFound();
   const row = task.notifications[0];
-  const channel = channelOf(type);
+  const channel = deliveryOf(type);
   if (!row || !channel) throw new DomainError("invalid", `This task has no ${type} notification configured`);
   const sent = await channel.test(user, task, storedConfig(row));
   return { status: sent.status, error_message: sent.error };

@@ -1,12 +1,12 @@
 /**
- * Rate limits: fixed windows per client address for the public endpoints and per user for
- * authenticated writes. One `RateLimiter`, chosen here: @upstash/ratelimit on Redis (Upstash REST) when
+ * Rate limits: fixed windows per client address for the public endpoints, per account for authenticated reads and
+ * writes. One `RateLimiter`, chosen here: @upstash/ratelimit on Redis (Upstash REST) when
  * UPSTASH_REDIS_REST_URL/TOKEN are set, so replicas share counts; otherwise the same algorithm in process.
  * A failing store lets the request through (limits protect the service; they must not take it down).
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
-import { DomainError } from "../errors";
+import { DomainError, isDomainError } from "../errors";
 import { env } from "../env";
 import { clientGroup } from "../net/client-address.mjs";
 import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
@@ -119,4 +119,15 @@ export const rateLimitMessage = (retryAfter: number) => `Rate limit exceeded. Tr
 /** The 429 (`{detail}` saying when to retry) as an error; the API sends its headers with it. */
 export function rateLimitedError(verdict: { retryAfter: number; headers: Record<string, string> }) {
   return new DomainError("rate_limited", rateLimitMessage(verdict.retryAfter), { headers: verdict.headers });
+}
+
+/**
+ * A request whose credentials were refused (401, or 403 for a disabled account) counts against its client address:
+ * rethrows the refusal with that count's headers, or a 429 once the address is over the limit.
+ */
+export async function countRefusal(error: unknown, clientIp: string | null): Promise<never> {
+  if (!isDomainError(error, "unauthorized") && !isDomainError(error, "forbidden")) throw error;
+  const verdict = await takeToken("refused-credentials", clientIp ?? "unknown");
+  if (!verdict.ok) throw rateLimitedError(verdict);
+  throw new DomainError(error.code, error.message, { cause: error, headers: { ...error.headers, ...verdict.headers } });
 }

@@ -13,7 +13,7 @@ import { env } from "../env";
 import type { Scheduler } from "../scheduler";
 import type { Notice } from "../notify/events";
 import type { RunTrigger } from "./steps";
-import { CHANNEL_TYPES, type ChannelType } from "../notify/channels";
+import { CHANNEL_TYPES, type ChannelType } from "../../channels/list";
 import {
   armed,
   digestArmed,

@@ -1,7 +1,30 @@
-/** The Inngest driver: the Scheduler as events (idempotent by id); the workflow itself runs in inngest/functions.ts. */
-import { events, inngest } from "../../inngest/client";
+/**
+ * The Inngest driver: its client and the events of the agent loop, and the Scheduler as events (idempotent by id). The
+ * workflow itself runs in inngest/functions.ts, which builds its functions on this client (used when the Inngest
+ * driver is configured).
+ */
+import { Inngest } from "inngest";
 import type { Scheduler } from "../scheduler";
 import { armed, digestArmed, followUpId, retentionArmed } from "./workflow";
+
+export const inngest = new Inngest({ id: "watch" });
+
+export const events = {
+  /** A watch should run at `at` (ISO). Cancelled by `disarmed` for the same watch. */
+  armed: "watch/armed",
+  /** The watch was paused, completed or deleted. */
+  disarmed: "watch/disarmed",
+  /** "Run now": start this pending execution. */
+  runRequested: "watch/run.requested",
+  /** An open execution was superseded (forced re-run, deleted watch). */
+  runCancelled: "watch/run.cancelled",
+  // A run's notice on a channel: `watch/<channel type>.deliver` (server/runs/workflow.ts, deliverEvent).
+  /** A user's daily digest is due at `at`; cancelled by `digestDisarmed` for the same user and time. */
+  digestArmed: "watch/digest.armed",
+  digestDisarmed: "watch/digest.disarmed",
+  /** The daily retention job is due at `at`. */
+  retentionArmed: "watch/retention.armed",
+} as const;
 
 export const inngestScheduler: Scheduler = {
   name: "inngest",

@@ -8,14 +8,14 @@ import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFind
 import type { Notice } from "../notify/events";
 import { transaction, type Query } from "../db/sql";
 import { firstSentence, runResult } from "../tasks/results";
-import { storable } from "../text";
+import { storable } from "../../lib/text";
 import { gate } from "./trust";
 import { env } from "../env";
 import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 import { log } from "../observability/log.mjs";
 import { recordFinding, retractFinding } from "../tasks/findings";
-import { isFailing } from "../tasks/outcome";
+import { isFailing } from "../../lib/outcome";
 import { decisionProgress, progressWriter } from "./progress";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
@@ -65,10 +65,19 @@ export type OverBudget = {
   executionId: string;
   nextRun: string | null;
   notices: Notice[];
+  /** The watch's channels (`Recorded.channels`). */
+  channels: string[];
 };
 
-/** What a recorded run announces (its deliveries) and the watch's next wake-up (null when it is not active). */
-export type Recorded = { notices: Notice[]; nextRun: string | null };
+/**
+ * What a recorded run announces (its deliveries), on which of the watch's channels (the types it had when the run was
+ * recorded: a notice starts no delivery for a channel the watch lacks), and the watch's next wake-up (null when it is
+ * not active).
+ */
+export type Recorded = { notices: Notice[]; nextRun: string | null; channels: string[] };
+
+/** The watch's channel types, in one order (a step's result is compared on replay). */
+const CHANNELS_OF = `array(SELECT c.type::text FROM task_notifications c WHERE c.task_id = t.id ORDER BY c.type)`;
 
 const RECENT_RUNS = 5;
 /** Delay before retrying after consecutive failures: 1 min, 5 min, 15 min, 1 h, then every 3 h. */
@@ -145,8 +154,12 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
         `UPDATE executions SET status = 'cancelled', error_message = $2, completed_at = $3, notices = $4 WHERE id = $1`,
         [executionId, budgetExhausted(new Date(now)), new Date(now), JSON.stringify(notices)],
       );
-      await query(`UPDATE tasks SET next_run = $2 WHERE id = $1`, [taskId, nextRun]);
-      return { overBudget: true as const, userId: task.user_id, executionId, nextRun, notices };
+      const [updated] = await query<{ channels: string[] }>(
+        `UPDATE tasks t SET next_run = $2 WHERE id = $1 RETURNING ${CHANNELS_OF} AS channels`,
+        [taskId, nextRun],
+      );
+      const channels = updated!.channels;
+      return { overBudget: true as const, userId: task.user_id, executionId, nextRun, notices, channels };
     };
     if ("executionId" in trigger) {
       const started = await query(
@@ -175,8 +188,8 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
   });
   if (!claimed) return null;
   if ("overBudget" in claimed) {
-    const { userId, executionId, nextRun, notices } = claimed;
-    return { kind: "over-budget", userId, executionId, nextRun: nextRun?.toISOString() ?? null, notices };
+    const { userId, executionId, nextRun, notices, channels } = claimed;
+    return { kind: "over-budget", userId, executionId, nextRun: nextRun?.toISOString() ?? null, notices, channels };
   }
   const { task, recent, executionId } = claimed;
   return {
@@ -259,14 +272,18 @@ async function alreadyRecorded(
   status: "success" | "failed",
   error: string | null,
 ): Promise<Recorded> {
-  const [row] = await query<{ notices: Notice[] | null; active: boolean; next_run: Date | null }>(
-    `SELECT e.notices, t.state = 'active' AS active, t.next_run
+  const [row] = await query<{ notices: Notice[] | null; active: boolean; next_run: Date | null; channels: string[] }>(
+    `SELECT e.notices, t.state = 'active' AS active, t.next_run, ${CHANNELS_OF} AS channels
        FROM executions e JOIN tasks t ON t.id = e.task_id
       WHERE e.id = $1 AND e.status = $2::"ExecutionStatus" AND e.error_message IS NOT DISTINCT FROM $3`,
     [executionId, status, error],
   );
-  if (!row) return { notices: [], nextRun: null };
-  return { notices: row.notices ?? [], nextRun: row.active && row.next_run ? row.next_run.toISOString() : null };
+  if (!row) return { notices: [], nextRun: null, channels: [] };
+  return {
+    notices: row.notices ?? [],
+    nextRun: row.active && row.next_run ? row.next_run.toISOString() : null,
+    channels: row.channels,
+  };
 }
 
 type RecordedTask = {
@@ -307,7 +324,7 @@ async function recordFailure(
       WHERE id = $1`,
     [taskId, nextRun, notices.length > 0, failures, now],
   );
-  return { notices, nextRun: nextRun?.toISOString() ?? null };
+  return { notices, nextRun: nextRun?.toISOString() ?? null, channels: task.channels };
 }
 
 /**
@@ -319,18 +336,18 @@ async function recordFailure(
  */
 export async function recordOutcome(taskId: string, executionId: string, evaluation: Evaluation): Promise<Recorded> {
   const now = new Date();
-  // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (server/text.ts).
+  // Model output and provider errors are arbitrary text: PostgreSQL refuses NUL characters (lib/text.ts).
   const outcome = storable(evaluation);
   return transaction(async (query) => {
     const [task] = await query<RecordedTask>(
       `SELECT t.state::text AS state, t.user_id, t.min_confidence, t.min_sources, t.notified_finding_key, t.notified_execution_id,
               n.retracted_by_execution_id IS NOT NULL AS notified_retracted, t.failure_notified,
-              array(SELECT c.type::text FROM task_notifications c WHERE c.task_id = t.id ORDER BY c.type) AS channels
+              ${CHANNELS_OF} AS channels
          FROM tasks t LEFT JOIN executions n ON n.id = t.notified_execution_id
         WHERE t.id = $1 FOR UPDATE OF t`,
       [taskId],
     );
-    if (!task) return { notices: [], nextRun: null };
+    if (!task) return { notices: [], nextRun: null, channels: [] };
     if (!outcome.ok) return recordFailure(query, task, taskId, executionId, outcome.error, now);
 
     const d = outcome.decision;
@@ -434,6 +451,6 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
         news,
       ],
     );
-    return { notices, nextRun: nextRun?.toISOString() ?? null };
+    return { notices, nextRun: nextRun?.toISOString() ?? null, channels: task.channels };
   });
 }

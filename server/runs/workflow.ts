@@ -9,11 +9,12 @@
 import { env } from "../env";
 import { now } from "../clock";
 import { followersOf } from "../notify";
-import { channelOf, CHANNEL_TYPES, type ChannelType } from "../notify/channels";
+import { CHANNEL_TYPES, type ChannelType } from "../../channels/list";
+import { deliveryOf } from "../notify/channels";
 import { sendDigest } from "../notify/digest";
 import { recordNextAttempt, retryWait } from "../notify/deliveries";
 import { nextRetentionAt, pruneExecutions } from "../retention";
-import { eventSuffix, forFollowers, type Notice, type WatchEvent } from "../notify/events";
+import { eventSuffix, forFollowers, toAccount, type Notice, type WatchEvent } from "../notify/events";
 import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
 import { addActivityIds, withActivity } from "../observability/context.mjs";
 import { countBegun, countRecorded } from "../observability/runs";
@@ -30,10 +31,10 @@ export const STEP = {
   quietHours: "quiet-hours",
   /** Attempt n of a delivery (a channel may keep the ids it had before there was a registry). */
   deliver: (type: ChannelType, attempt: number) =>
-    channelOf(type)?.stepIds?.attempt(attempt) ?? `deliver-${type}-${attempt}`,
+    deliveryOf(type)?.stepIds?.attempt(attempt) ?? `deliver-${type}-${attempt}`,
   /** The wait after attempt n before attempt n + 1. */
   retryWait: (type: ChannelType, attempt: number) =>
-    channelOf(type)?.stepIds?.wait(attempt) ?? `${type}-retry-${attempt}`,
+    deliveryOf(type)?.stepIds?.wait(attempt) ?? `${type}-retry-${attempt}`,
   sendDigest: "send-digest",
   armNextDigest: "arm-next-digest",
   prune: "prune",
@@ -120,7 +121,7 @@ async function runOnce(step: WorkflowStep, taskId: string, trigger: RunTrigger) 
   addActivityIds({ execution_id: begun.executionId });
   if (begun.kind === "over-budget") {
     if (begun.nextRun) await step.send(STEP.armNext, armed(taskId, begun.userId, begun.nextRun));
-    await announce(step, begun.executionId, begun.notices);
+    await announce(step, begun.executionId, begun.notices, begun.channels);
     return { ran: false as const, nextRun: begun.nextRun };
   }
   const plan = begun;
@@ -131,19 +132,30 @@ async function runOnce(step: WorkflowStep, taskId: string, trigger: RunTrigger) 
     { database: true },
   );
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
-  await announce(step, plan.executionId, noticesOf(recorded));
+  await announce(step, plan.executionId, noticesOf(recorded), recorded.channels);
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };
 }
 
 /**
- * Each notice on each of the registry's channels, each delivery a workflow of its own (an email may wait for quiet
- * hours, a chat message retries for up to half an hour: both off the run queue, and one slow channel never delays
- * another); a channel the watch does not have ends at once. Findings and retractions of a public watch also go to
- * each follower's channels (who they are is a step, so a recovered run starts the same deliveries).
+ * The watch's own channels a notice goes to: those it had when the run was recorded, and for a notice about the watch
+ * or the account (failing, recovered, budget spent) also email, to the account's own address. A run recorded before
+ * runs kept their channels (no `channels`) announced on every listed channel, each delivery of a channel the watch
+ * lacked ending at once: its replay after an upgrade starts the same deliveries, in the same order.
  */
-async function announce(step: WorkflowStep, executionId: string, notices: Notice[]) {
+export const ownerChannels = (notice: Notice, channels: readonly string[] | undefined): ChannelType[] =>
+  channels === undefined
+    ? CHANNEL_TYPES
+    : CHANNEL_TYPES.filter((t) => channels.includes(t) || (t === "email" && toAccount(notice.event)));
+
+/**
+ * Each notice on each of the watch's channels, each delivery a workflow of its own (an email may wait for quiet
+ * hours, a chat message retries for up to half an hour: both off the run queue, and one slow channel never delays
+ * another). Findings and retractions of a public watch also go to each follower's channels (who they are is a step,
+ * so a recovered run starts the same deliveries).
+ */
+async function announce(step: WorkflowStep, executionId: string, notices: Notice[], channels?: readonly string[]) {
   for (const notice of notices) {
-    for (const type of CHANNEL_TYPES)
+    for (const type of ownerChannels(notice, channels))
       await step.send(STEP.startDelivery(type, notice.event), {
         name: deliverEvent(type),
         data: { executionId, notice },
@@ -174,7 +186,7 @@ export async function channelDelivery(
   notice: Notice = { event: "task.condition_met" },
   followId?: string,
 ) {
-  const channel = channelOf(type);
+  const channel = deliveryOf(type);
   if (!channel) return { attempts: 0, status: "none" as const };
   if (channel.plan) {
     const plan = await step.run(STEP.plan(type), () => channel.plan!(executionId, notice, followId), {
@@ -236,5 +248,5 @@ export async function retentionRun(step: WorkflowStep, at: string, forgetFinishe
 }
 
 /** A run recorded before runs had several notices answered `notify` for its finding (a recovery replays that answer). */
-const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | null }): Notice[] =>
+const noticesOf = (recorded: Recorded | { notify: boolean; nextRun: string | null; channels?: undefined }): Notice[] =>
   "notices" in recorded ? recorded.notices : recorded.notify ? [{ event: "task.condition_met" }] : [];

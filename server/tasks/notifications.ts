@@ -1,21 +1,24 @@
 /**
  * Validation of notification channels, a watch's and a signed-in follower's alike: 400
- * `Invalid notification: …` on any problem, each config checked by its channel's schema and domain checks. A secret
- * sent back as reads show it (redacted) keeps the value stored for that channel.
+ * `Invalid notification: …` on any problem, each config checked by its channel's schema and checks (channels/). A
+ * secret sent back as reads show it (redacted) keeps the value stored for that channel.
  */
-import { REDACTED } from "../../client/channels/secrets";
+import { CHANNEL_TYPES, channelOf, type NotificationConfig as Config } from "../../channels/list";
+import { ConfigError } from "../../channels/kit/define";
+import { LOOKS_REDACTED, mapSecrets, REDACTED, withKeptSecrets } from "../../channels/kit/secrets";
 import { DomainError } from "../errors";
-import { CHANNEL_TYPES, channelOf, type NotificationConfig as Config } from "../notify/channels";
-import { invalid } from "../notify/channels/http";
-import { mapSecrets } from "../../client/channels/secrets";
-import { withKeptSecrets } from "../notify/channels/secrets";
+import { env } from "../env";
 
 export const DUPLICATE_NOTIFICATIONS =
   "Multiple notifications of the same type are not supported. Please provide at most one email and one webhook notification.";
 
-export { isPrivateHost } from "../notify/channels/http";
+export const invalid = (why: string) => new DomainError("invalid", `Invalid notification: ${why}`);
 
-const LOOKS_REDACTED = /^(…|https?:\/\/[^/]+\/…)/;
+/** A watch channel's row as a config: its type and its stored fields (a follower's are stored as configs already). */
+export const storedConfig = (row: { type: string; config: unknown }) => ({
+  ...((row.config as Record<string, unknown> | null) ?? {}),
+  type: row.type,
+});
 
 /** Parses and checks the configs; returns them normalised. `stored`: the channels they replace (for kept secrets). */
 export function parseNotifications(items: unknown[], stored: readonly Config[] = []): Config[] {
@@ -31,11 +34,11 @@ export function parseNotifications(items: unknown[], stored: readonly Config[] =
     if (seen.has(channel.type)) throw new DomainError("invalid", DUPLICATE_NOTIFICATIONS);
     seen.add(channel.type);
     const sent = withKeptSecrets(
-      channel.spec,
+      channel,
       item as Config,
       stored.find((s) => s.type === channel.type),
     );
-    mapSecrets(channel.spec, sent, (value, what, kind) => {
+    mapSecrets(channel, sent, (value, what, kind) => {
       if (kind === "write-only" && (value === REDACTED || LOOKS_REDACTED.test(value)))
         throw invalid(`${what} is redacted and there is no stored value to keep: send the full value`);
       return value;
@@ -46,7 +49,11 @@ export function parseNotifications(items: unknown[], stored: readonly Config[] =
       const field = issue.path.join(".") || channel.type;
       throw invalid(`${channel.type} ${field}: ${issue.message}`);
     }
-    out.push(channel.check(parsed.data) as Config);
+    try {
+      out.push(channel.check(parsed.data, { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }) as Config);
+    } catch (e) {
+      throw e instanceof ConfigError ? invalid(e.message) : e;
+    }
   }
   return out;
 }

@@ -5,9 +5,9 @@
  */
 import type { Task } from "../db";
 import { reviveDates, sql } from "../db/sql";
-import { FAILED_NOTICE_AFTER } from "./outcome";
+import { FAILED_NOTICE_AFTER } from "../../lib/outcome";
 import type { ListState } from "./schemas";
-import { SHOWN_PUBLICLY, type TaskRow } from "./views";
+import { SHOWN_PUBLICLY, verdictFor, type TaskRow } from "./views";
 
 export type TaskFilter = {
   id?: string;
@@ -200,6 +200,20 @@ export async function findVerdict(id: string): Promise<VerdictRow | null> {
   if (row.notified_execution) reviveDates(row.notified_execution, ["completed_at", "created_at"]);
   if (row.open_run) reviveDates(row.open_run, ["started_at"]);
   return row as VerdictRow;
+}
+
+/**
+ * A watch's verdict and latest answer as its owner or anyone else reads them (what an email's verdict strip says, with
+ * `verdictLabel`/`verdictSentence` of server/public/verdict.ts); null when the watch is gone.
+ */
+export async function readVerdict(id: string, audience: "owner" | "public") {
+  const row = await findVerdict(id);
+  return (
+    row && {
+      verdict: verdictFor(row, audience),
+      latest_answer: audience === "owner" ? row.latest_answer : row.public_answer,
+    }
+  );
 }
 
 /** How many watches match; with `cap`, counting stops past it (a count of cap + 1 means "more than cap"). */

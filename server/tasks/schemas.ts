@@ -1,14 +1,14 @@
 /** Wire shapes of watches ("tasks" in the API), executions and notification configs. */
 import { z } from "zod";
 import { env } from "../env";
-import { text } from "../text";
+import { text } from "../../lib/text";
 
 /** A UUID; the anchored pattern and the length bound are in the OpenAPI document too. */
 export const Id = z.guid().max(36);
 export const Timestamp = z.iso.datetime({ offset: true });
 export const TaskStateSchema = z.enum(["active", "paused", "completed"]);
 export const ExecutionStatusSchema = z.enum(["pending", "running", "success", "failed", "cancelled"]);
-import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../notify/channels";
+import { CHANNELS, NotificationConfig, NotificationTypeSchema } from "../../channels/list";
 import { VERDICT_STATES } from "./verdict";
 
 export { NotificationConfig, NotificationTypeSchema };

@@ -9,7 +9,7 @@ import { latestDeliveries } from "../notify/deliveries";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
-import { parseNotifications } from "./notifications";
+import { parseNotifications, storedConfig } from "./notifications";
 import {
   CADENCE_ORDER,
   pickDefinition,
@@ -19,9 +19,8 @@ import {
   type NotificationConfig,
   type UpdateTaskInput,
 } from "./schemas";
-import { storedConfig } from "../notify/channels/types";
 import { countTasks, findTask, findTasks, type TaskOrder } from "./reads";
-import { prismaQuery, sql } from "../db/sql";
+import { prismaQuery, sql, type Query } from "../db/sql";
 import { assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
@@ -30,6 +29,7 @@ import { newTaskRow, ownerTaskView, publicTaskView, taskInclude, type TaskRow } 
 import { countView } from "./view-counts";
 import { entityTag, matchesIfNoneMatch } from "../http/conditional";
 import type { z } from "zod";
+import { env } from "../env";
 import { log } from "../observability/log.mjs";
 
 const DEFAULT_NAME = "New Monitor";
@@ -45,6 +45,18 @@ const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
 export function checkTransition(from: TaskState, to: TaskState) {
   if (from !== to && !TRANSITIONS[from].includes(to))
     throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
+}
+
+/**
+ * 403 when one more watch would pass MAX_WATCHES_PER_ACCOUNT (paused and completed ones count: every watch is in the
+ * owner's unpaged list). Call inside the transaction that adds the watch: it locks the user's row, so concurrent
+ * creates and forks are counted one after the other.
+ */
+async function assertWatchAllowance(query: Query, userId: string) {
+  await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+  const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1`, [userId]);
+  if (row!.n >= env.MAX_WATCHES_PER_ACCOUNT)
+    throw new DomainError("forbidden", `Watch limit reached (${env.MAX_WATCHES_PER_ACCOUNT}). Delete a watch first.`);
 }
 
 /** Channel configs as rows: the type, and the rest of the config as one document. */
@@ -75,14 +87,13 @@ export async function createTask(user: User, input: z.infer<typeof CreateTaskInp
       },
       ...(notifications.length ? { include: { notifications: true } } : {}),
     });
-  // Only an active watch needs a transaction of its own: the cap's count and the insert together.
+  // The caps' counts and the insert together.
   const row = newTaskRow(
-    state === "active"
-      ? await db.$transaction(async (tx) => {
-          await assertActiveAllowance(prismaQuery(tx), user.id);
-          return create(tx);
-        })
-      : await create(db),
+    await db.$transaction(async (tx) => {
+      await assertWatchAllowance(prismaQuery(tx), user.id);
+      if (state === "active") await assertActiveAllowance(prismaQuery(tx), user.id);
+      return create(tx);
+    }),
   );
 
   let immediate_execution_error: string | null = null;
@@ -281,6 +292,7 @@ export async function forkTask(user: User, id: string, name?: string) {
   const forkName = name ?? `${source.name.slice(0, MAX_NAME - " (Copy)".length)} (Copy)`;
   // Names are not unique (two watches may share one), so a fork never collides.
   const row = await db.$transaction(async (tx) => {
+    await assertWatchAllowance(prismaQuery(tx), user.id);
     const created = await tx.task.create({
       data: {
         user_id: user.id,

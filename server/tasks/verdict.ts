@@ -13,7 +13,7 @@
  *  - `first_check`: no check has answered yet (one is running or pending);
  *  - `not_yet`: checked, nothing found (or what was found was retracted).
  */
-import { isFailing, RUN_FAILURES, runFailure } from "./outcome";
+import { isFailing, RUN_FAILURES, runFailure } from "../../lib/outcome";
 
 export const VERDICT_STATES = ["met", "not_yet", "held", "paused", "cant_check", "first_check", "resolved"] as const;
 export type VerdictState = (typeof VERDICT_STATES)[number];

@@ -7,9 +7,9 @@
 import type { Execution, Finding, Task, TaskNotification } from "../db";
 import { withDomain, type Source } from "../agent/sources";
 import { pendingViews } from "./view-counts";
-import { CHANNELS } from "../notify/channels";
-import { redactedView } from "../notify/channels/secrets";
-import { storedConfig } from "../notify/channels/types";
+import { CHANNELS } from "../../channels/list";
+import { redactedView } from "../../channels/kit/secrets";
+import { storedConfig } from "./notifications";
 import {
   CADENCE_CEILING,
   cadenceFloor,
@@ -20,7 +20,7 @@ import {
   type Resolution,
   type TaskView,
 } from "./schemas";
-import { isOpen } from "./outcome";
+import { isOpen } from "../../lib/outcome";
 import { verdictOf, type Verdict } from "./verdict";
 
 /** Of the execution that last notified a finding, what the verdict shows. */
@@ -170,7 +170,7 @@ const openRun = (row: TaskRow) => (row.last_execution && isOpen(row.last_executi
 export const isUnseen = (row: Pick<Task, "finding_at" | "seen_at">) =>
   !!row.finding_at && (!row.seen_at || row.finding_at > row.seen_at);
 
-/** A watch's channels as reads show them: in the registry's order, write-only secrets redacted. */
+/** A watch's channels as reads show them: in the listed order (channels/list.ts), write-only secrets redacted. */
 export function notificationConfigs(rows: Pick<TaskNotification, "type" | "config">[]): NotificationConfig[] {
   return channelConfigs(rows.map(storedConfig));
 }
@@ -179,7 +179,7 @@ export function notificationConfigs(rows: Pick<TaskNotification, "type" | "confi
 export const channelConfigs = (configs: readonly { type: string }[]): NotificationConfig[] =>
   CHANNELS.flatMap((c) => {
     const config = configs.find((n) => n.type === c.type);
-    return config ? [redactedView(c.spec, config) as NotificationConfig] : [];
+    return config ? [redactedView(c, config) as NotificationConfig] : [];
   });
 
 /** The owner's full view. */

@@ -9,7 +9,7 @@
  * `updated_at`) is ignored, so a late "not banned" cannot undo a ban.
  */
 import type { WebhookEvent } from "@clerk/backend/webhooks";
-import type { Caller } from "../auth";
+import type { Caller } from "../auth/caller";
 import { prismaQuery } from "../db/sql";
 import { fetchClerkProfile, profileFromUserJson, type ClerkProfile } from "../auth/clerk";
 import { db, Prisma, type User } from "../db";

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { now } from "../clock";
 import { db, type User } from "../db";
 import { scheduler } from "../scheduler";
-import { text } from "../text";
+import { text } from "../../lib/text";
 import { isTimeZone, nextLocalTime, quietUntil } from "./quiet-hours";
 
 export const DIGEST_LOCAL_MINUTES = 8 * 60;

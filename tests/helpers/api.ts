@@ -20,7 +20,18 @@ export function testClerkKeys(): Promise<ClerkKeys> {
   })));
 }
 
-const shared = apiClient((path, init) => fetch(server().url + path, init), testClerkKeys);
+/**
+ * This file's own client address on the shared server (a loopback one, so SERVICE_NOAUTH still applies): the server
+ * trusts one proxy (TRUST_PROXY=1), so files running side by side never share a per-IP bucket. A request that names
+ * its own X-Forwarded-For keeps it.
+ */
+const fileAddress = `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+const shared = apiClient((path, init) => {
+  const headers = new Headers(init.headers);
+  if (!headers.has("x-forwarded-for")) headers.set("x-forwarded-for", fileAddress);
+  return fetch(server().url + path, { ...init, headers });
+}, testClerkKeys);
 const clients = new Map<string, ReturnType<typeof apiClient>["call"]>();
 
 /** fetch against the test server (or the one at `base`); `auth` is a bearer token (API key or JWT). */

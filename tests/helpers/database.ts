@@ -20,7 +20,7 @@ export function withTestDatabase(): () => Database {
   let database: Database | undefined;
   beforeAll(async () => {
     database = await openTestDatabase();
-  }, 60_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

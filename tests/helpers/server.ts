@@ -34,20 +34,11 @@ export type RunningServer = {
 
 /**
  * What a server's first start leaves (the database created and migrated, the engine's tables made): a data directory,
- * or a PostgreSQL database in the Postgres tier. Made once per run, in-process (./service.ts, firstStart); each fresh
- * server and in-process test database starts on a copy of it, which saves the ~7 s of a first start on PGlite.
+ * or a PostgreSQL database in the Postgres tier, named by this variable. Made once per run, in-process
+ * (tests/template-setup.ts); each fresh server and in-process test database starts on a copy of it, which saves the
+ * ~7 s of a first start on PGlite.
  */
-const TEMPLATE = "WATCH_TEST_TEMPLATE";
-
-export async function prepareTemplate() {
-  const g = globalThis as { __watchTemplate?: Promise<void> };
-  return (g.__watchTemplate ??= (async () => {
-    if (process.env[TEMPLATE]) return;
-    const { firstStart } = await import("./service");
-    const first = await firstStart();
-    process.env[TEMPLATE] = first.databaseUrl ? new URL(first.databaseUrl).pathname.slice(1) : first.dataDir;
-  })());
-}
+export const TEMPLATE = "WATCH_TEST_TEMPLATE";
 
 export function freshDataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-"));
@@ -72,6 +63,17 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
   return url.toString();
 }
 
+/** What this test file's servers cost: how many starts, and their CPU time (read just before each is stopped). */
+export const serverUsage = { starts: 0, cpuMs: 0 };
+function addCpuOf(child: ChildProcess) {
+  try {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    serverUsage.cpuMs += (Number(fields[11]) + Number(fields[12])) * 10; // user + system, in ticks of 10 ms
+  } catch {
+    // Gone already, or not Linux: not counted.
+  }
+}
+
 /** Servers this process started: a test that fails or times out mid-restart must not leave one running. */
 const running = new Set<ChildProcess>();
 process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
@@ -79,11 +81,24 @@ process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
 export async function startServer(
   env: Record<string, string | undefined> = {},
   opts: { dataDir?: string; port?: number } = {},
-) {
-  const port = opts.port ?? (await freePort());
+): Promise<RunningServer> {
   const databaseUrl = "DATABASE_URL" in env ? env.DATABASE_URL : await freshDatabaseUrl();
   const dataDir = opts.dataDir ?? freshDataDir();
+  for (;;) {
+    const port = opts.port ?? (await freePort());
+    try {
+      return await launch({ ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, dataDir, port);
+    } catch (e) {
+      // A free port found here can be taken by another test file's server before this one listens: take another.
+      if (opts.port || !/listen EADDRINUSE/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function launch(env: Record<string, string | undefined>, dataDir: string, port: number) {
+  const databaseUrl = env.DATABASE_URL;
   let out = "";
+  serverUsage.starts++;
   const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     cwd: root,
     env: {
@@ -94,7 +109,6 @@ export async function startServer(
       DATA_DIR: dataDir,
       WEBHOOK_ALLOW_PRIVATE: "1",
       ...env,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -104,7 +118,8 @@ export async function startServer(
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // A start takes seconds on an idle machine, minutes on one busy with other suites and builds.
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     if (/Watch ready on/.test(out)) break;
@@ -122,11 +137,17 @@ export async function startServer(
     process: child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
+      if (child.exitCode === null) {
+        addCpuOf(child);
+        child.kill("SIGTERM");
+      }
       return exited;
     },
     kill: async () => {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null) {
+        addCpuOf(child);
+        child.kill("SIGKILL");
+      }
       await exited;
     },
   };
@@ -140,6 +161,8 @@ export function ensureBuild() {
   const newest = newestSource([
     "app",
     "server",
+    "channels",
+    "lib",
     "emails",
     "inngest",
     "prisma",
@@ -153,12 +176,15 @@ export function ensureBuild() {
       ? `HTTP tests: ${path.relative(root, newest.file)} changed since the last production build: running next build first.`
       : "HTTP tests: no production build yet: running next build first.",
   );
+  const started = Date.now();
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
+    // Types are `npm run typecheck`'s to check (CI runs it beside the tests), not each test build's again.
+    env: { ...process.env, NODE_ENV: "production", WATCH_BUILD_SKIP_TYPECHECK: "1" },
   });
   if (r.status !== 0) throw new Error("next build failed");
+  console.log(`next build took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 function newestSource(entries: string[]) {

@@ -83,7 +83,7 @@ function interceptFetch() {
 
 /**
  * A first start in this process, then a clean stop: the database created and migrated, the engine's tables made, the
- * daily retention job armed. What each test database and test server is copied from (./server.ts, prepareTemplate).
+ * daily retention job armed. What each test database and test server is copied from (tests/template-setup.ts).
  */
 export async function firstStart(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const where = { dataDir: freshDataDir(), databaseUrl: await freshDatabaseUrl() };
@@ -114,7 +114,7 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
     (globalThis as { __watchFront?: boolean }).__watchFront = true;
     await startServices();
     restoreFetch = interceptFetch();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     restoreFetch?.();

@@ -3,7 +3,7 @@
 export async function waitFor<T>(
   what: string,
   fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

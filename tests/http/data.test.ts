@@ -96,7 +96,7 @@ describe("backup, restore and move", () => {
     original = await contents(server);
     expect(original).toHaveLength(3);
     expect(original.flatMap((t) => t.runs).length).toBeGreaterThanOrEqual(1);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await server?.kill();

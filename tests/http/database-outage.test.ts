@@ -5,7 +5,7 @@
  * PostgreSQL cluster to stop (Debian's postgresql, run as root, as in CI's second tier); skipped where there is none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canRunThrowawayPostgres, throwawayPostgres } from "../../scripts/bench/postgres.mjs";
+import { canRunThrowawayPostgres, throwawayPostgres } from "../helpers/postgres.mjs";
 import { call } from "../helpers/api";
 import { startServer, type RunningServer } from "../helpers/server";
 import { startModelStub, startSearxStub } from "../helpers/stubs/model";

@@ -2,7 +2,7 @@
  * Pages, rendered by Next.js on the shared server: a public watch's page, the directory, a user's page and the landing
  * page; the verdict card, its feeds and badge snippets; the Open Graph image; a retracted finding marked; the pages
  * that links in emails open, which only offer their action (mail scanners follow links); a public watch's followers and
- * forks counted apart; the styled 404 page. (With sign-ups closed: signups-closed.test.ts.) What the API behind them
+ * forks counted apart; a watch's dashboard page marking its findings seen; the styled 404 page. (With sign-ups closed: signups-closed.test.ts.) What the API behind them
  * does is tested in-process (tests/service), rate limits included, except the buckets pages share with their API twins.
  */
 import { describe, expect, it } from "vitest";
@@ -186,6 +186,19 @@ describe("a public watch's page", () => {
     await runNow(owner.token, id);
     const page = await (await visitor().page(`/w/${id}`)).text();
     expect(page).toMatch(/Retracted: (<!-- -->)?Launch announced/);
+  });
+});
+
+describe("a watch's dashboard page", () => {
+  it("marks the watch's findings seen when its owner opens it", async () => {
+    const owner = await newUser();
+    const task = await createTask(owner.token, { search_query: uniqueId("pages seen"), state: "paused" });
+    await runNow(owner.token, task.id); // the stub model's default answer: a finding, sent
+    const unseen = async () => (await call("GET", `/api/v1/tasks/${task.id}`, { auth: owner.token })).body.unseen;
+    expect(await unseen()).toBe(true);
+    const page = await fetch(`${base()}/dashboard/w/${task.id}`, { headers: { cookie: `__session=${owner.token}` } });
+    expect(page.status).toBe(200);
+    expect(await unseen()).toBe(false);
   });
 });
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
     startServer({ SERVICE_NOAUTH: "1", ...stub.env() }),
     startServer({ SERVICE_NOAUTH: "1" }),
   ]);
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all([gemini, unconfigured].map((s) => s?.stop()));

@@ -91,6 +91,17 @@ describe("SDK with an API key", () => {
     expect(await sdk.webhookSecret.rotate({ overlapHours: 1 })).not.toBe(secret);
     expect((await sdk.webhookSecret.details()).previous_expires_at).not.toBeNull();
 
+    // The list's order, words and found state; the seen mark; the delivery state (no notice yet).
+    expect((await sdk.watches.list({ sort: "name" })).map((t) => t.name)).toEqual(["mine too", "renamed"]);
+    expect(await sdk.watches.page({ sort: "attention", q: "MINE", state: "paused", limit: 1 })).toMatchObject({
+      items: [{ name: "mine too", unseen: false, latest_answer: null, verdict: { state: "paused" } }],
+      total: 1,
+    });
+    expect(await sdk.watches.list({ state: "met" })).toEqual([]);
+    expect(await sdk.watches.seen(created.id)).toBeUndefined();
+    expect(await sdk.watches.get(created.id)).toMatchObject({ unseen: false, delivery: [] });
+    await expect(sdk.watches.seen("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(NotFoundError);
+
     await sdk.watches.delete(fork.id);
     await expect(sdk.watches.get(fork.id)).rejects.toBeInstanceOf(NotFoundError);
   });

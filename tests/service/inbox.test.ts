@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { channelDelivery } from "@/server/runs/workflow";
+import { readVerdict } from "@/server/tasks/reads";
 import type { Notice } from "@/server/notify/events";
 import { withService } from "../helpers/service";
 import { decisionFor } from "../helpers/stubs/model";
@@ -233,6 +234,9 @@ describe("latest answer and verdict", () => {
     });
     expect(theirs).toMatchObject({ latest_answer: "Yes: Beta 1 is out, per the project.", verdict: met });
     expect(JSON.stringify(theirs)).not.toContain("rumoured");
+    // What an email's verdict strip reads, for the owner and for a follower.
+    expect(await readVerdict(id, "owner")).toEqual({ verdict: mine.verdict, latest_answer: mine.latest_answer });
+    expect(await readVerdict(id, "public")).toEqual({ verdict: theirs.verdict, latest_answer: theirs.latest_answer });
     const directory = (await app.call("GET", `/api/v1/public/tasks?q=${encodeURIComponent(query)}`)).body;
     expect(directory[0]).toMatchObject({ latest_answer: "Yes: Beta 1 is out, per the project." });
   });

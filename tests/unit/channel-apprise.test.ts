@@ -1,13 +1,11 @@
 /**
  * Where a person types a channel (the dashboard's editor, `watchctl --notify`), Apprise URLs and the services' own
  * URLs become the channel config the API takes; secrets read back redacted and written back unchanged keep the stored
- * value; the registry, the database enum and the wire schemas list the same channels.
+ * value, and no message repeats a secret typed by hand; the list, the database enum and the wire schemas agree.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { CHANNEL_SPECS, parseApprise } from "@/client/channels";
-import { REDACTED, redactSecret } from "@/client/channels/secrets";
-import { CHANNEL_TYPES, NotificationConfig } from "@/server/notify/channels";
+import { describe, expect, it, vi } from "vitest";
+import { CHANNELS, CHANNEL_TYPES, NotificationConfig, parseApprise, REDACTED, redactSecret } from "@/channels";
 import { parseNotifications } from "@/server/tasks/notifications";
 import { channelConfigs } from "@/server/tasks/views";
 
@@ -55,7 +53,7 @@ describe("Apprise URLs", () => {
     [`tgram://${TOKEN}/1/2`, "one chat"],
     ["ntfy://user:pass@push.example.com/alerts", "access token"],
     ["https://example.com/hook", "add a webhook"],
-    ["not a url", "is not a URL"],
+    ["not a url", "not a URL"],
   ])("%s is refused with a reason", (url, reason) => expect(() => parseApprise(url)).toThrow(reason));
 });
 
@@ -73,7 +71,7 @@ describe("secrets", () => {
     const [webhook, slack, telegram, ntfy] = views;
     expect(slack).toEqual({ type: "slack", url: "https://hooks.slack.com/…WXYZ" });
     expect(telegram).toEqual({ type: "telegram", bot_token: "…1234", chat_id: "-1" });
-    expect(ntfy).toEqual({ type: "ntfy", url: "https://ntfy.sh/t", token: "…efgh" });
+    expect(ntfy).toEqual({ type: "ntfy", url: "https://ntfy.sh/…sh/t", token: "…efgh" });
     // A webhook's header values are the owner's to read; only exports hide them.
     expect(webhook).toMatchObject({ headers: { "x-key": "s3cret" } });
   });
@@ -115,10 +113,61 @@ describe("secrets", () => {
 
 describe("one list of channels", () => {
   it("the registry, the client specs, the database enum and the wire schema agree", () => {
-    expect(CHANNEL_SPECS.map((s) => s.type)).toEqual(CHANNEL_TYPES);
+    expect(CHANNELS.map((c) => c.type)).toEqual(CHANNEL_TYPES);
     const schema = readFileSync("prisma/schema.prisma", "utf8");
     const values = /enum NotificationType \{([^}]*)\}/.exec(schema)![1]!.split(/\s+/).filter(Boolean);
     expect(values).toEqual(CHANNEL_TYPES);
     for (const type of CHANNEL_TYPES) expect(NotificationConfig.options.map((o) => o.shape.type.value)).toContain(type);
+  });
+});
+
+describe("a secret typed by hand is never echoed", () => {
+  const REFUSED = [
+    "slack://T0001/SECRETtokenB",
+    "slack://xoxb-SECRET-1234",
+    "discord://abc/SECRETtoken",
+    "tgram://123456789:SECRETtokenSECRETtoken",
+    "tgram://123456789:SECRETtokenSECRETtoken/1/2",
+    "ntfys://user:SECRETpass@push.example.com/alerts",
+    "https://example.com/hooks/SECRETpath",
+    "SECRET not a url at all",
+    "workflows://host/SECRETid",
+    "slack://[SECRET",
+  ];
+
+  it.each(REFUSED)("by the Apprise parser: %s", (url) => {
+    expect(() => parseApprise(url)).toThrow();
+    try {
+      parseApprise(url);
+    } catch (e) {
+      expect((e as Error).message).not.toMatch(/SECRET/i);
+    }
+  });
+
+  it("by watchctl, which names a refused --notify URL by its scheme only", async () => {
+    const { main } = await import("@/client/cli");
+    let stderr = "";
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      for (const url of REFUSED) {
+        stderr = "";
+        expect(await main(["create", "a query", "--notify", url])).toBe(2);
+        expect(stderr).toMatch(/^watchctl: --notify/);
+        expect(stderr).not.toMatch(/SECRET/i);
+      }
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it("by the API's checks", () => {
+    for (const config of [
+      { type: "slack", url: "not a url SECRETslack" },
+      { type: "ntfy", url: "https://ntfy.sh/SECRET topic" },
+      { type: "ntfy", url: "https://ntfy.sh/t", token: "tk SECRET" },
+      { type: "telegram", bot_token: "SECRETtoken", chat_id: "1" },
+      { type: "webhook", url: "SECRETwebhook", headers: { "x-key": "SECRET\nvalue" } },
+    ])
+      expect(() => parseNotifications([config])).toThrow(/^Invalid notification: (?![\s\S]*SECRET)/i);
   });
 });

@@ -17,7 +17,7 @@ Object.assign(process.env, {
 
 const { db } = await import("@/server/db");
 const { openTestDatabase } = await import("../helpers/database");
-const { channelOf } = await import("@/server/notify/channels");
+const { deliveryOf } = await import("@/server/notify/channels");
 const { sendTestNotification } = await import("@/server/notify");
 const { channelDelivery } = await import("@/server/runs/workflow");
 type Database = Awaited<ReturnType<typeof openTestDatabase>>;
@@ -68,7 +68,7 @@ beforeAll(async () => {
     },
   });
   executionId = execution.id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await service.close();
@@ -84,7 +84,7 @@ describe("each channel's delivery", () => {
   it.each(TYPES)("%s: the service's payload, one send record with the recipient redacted", async (type) => {
     reply = () => ({ status: 200, json: { ok: true } });
     const before = service.requests.length;
-    expect(await channelOf(type)!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
+    expect(await deliveryOf(type)!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
     expect(service.requests.length).toBe(before + 1);
     const req = lastRequest();
     const body = JSON.parse(req.body);
@@ -131,7 +131,7 @@ describe("each channel's delivery", () => {
 
   it("an attempt already made is not made again (a crash's replay)", async () => {
     const before = service.requests.length;
-    expect(await channelOf("slack")!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
+    expect(await deliveryOf("slack")!.deliver(executionId, met, 1)).toMatchObject({ status: "sent", retry: false });
     expect(service.requests.length).toBe(before);
   });
 });
@@ -213,7 +213,7 @@ describe("followers and test sends", () => {
         notifications: [{ type: "discord", url: `${service.url}/discord/api/webhooks/9/followerSECRET` }],
       },
     });
-    expect(await channelOf("discord")!.deliver(executionId, met, 1, follow.id)).toMatchObject({ status: "sent" });
+    expect(await deliveryOf("discord")!.deliver(executionId, met, 1, follow.id)).toMatchObject({ status: "sent" });
     expect(lastRequest().url).toBe("/discord/api/webhooks/9/followerSECRET");
     const record = await db.notificationSend.findFirstOrThrow({ where: { audience: `follow:${follow.id}` } });
     expect(record).toMatchObject({ user_id: follower.id, notification_type: "discord", status: "sent" });

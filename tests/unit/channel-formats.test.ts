@@ -4,13 +4,16 @@
  * and the watch, keeps the payload intact and stays within the service's limits. Each format has one escaping
  * function, tested here through the payload it builds.
  */
+import MarkdownIt from "markdown-it";
+import { parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
-import { discordPayload, escapeDiscord } from "@/server/notify/channels/discord";
-import { chatMessage, cutOnWord, fitEscaped, inert } from "@/server/notify/channels/message";
-import { escapeNtfy, ntfyPayload, topicOf } from "@/server/notify/channels/ntfy";
-import { escapeSlack, slackPayload } from "@/server/notify/channels/slack";
-import { escapeTeams, teamsPayload } from "@/server/notify/channels/teams";
-import { escapeTelegram, telegramPayload } from "@/server/notify/channels/telegram";
+import { discordPayload, escapeDiscord } from "@/channels/discord/payload";
+import { cutOnWord, fitEscaped } from "@/channels/kit/format";
+import { chatMessage, inert } from "@/channels/kit/message";
+import { escapeNtfy, ntfyPayload, topicOf } from "@/channels/ntfy/payload";
+import { escapeSlack, slackPayload } from "@/channels/slack/payload";
+import { escapeTeams, teamsPayload } from "@/channels/teams/payload";
+import { escapeTelegram, telegramPayload } from "@/channels/telegram/payload";
 
 const SOURCE = "https://news.example.org/apple/iphone-18";
 const WATCH = "https://watch.example.com/w/11111111-1111-4111-8111-111111111111";
@@ -34,7 +37,7 @@ const HOSTILE: [string, string][] = [
 
 function message(answer: string) {
   return chatMessage({
-    event: "task.condition_met",
+    kind: "met",
     title: answer.slice(0, 300),
     watch: answer.slice(0, 200) || "iPhone 18",
     answer,
@@ -58,7 +61,7 @@ const NO_EVIL = (text: string) => {
 describe("the message every format renders", () => {
   it("cuts the answer at 1,000 characters on a word, keeps http(s) sources only, at most three", () => {
     const m = chatMessage({
-      event: "task.condition_met",
+      kind: "met",
       title: "t",
       watch: "w",
       answer: "alpha ".repeat(400),
@@ -185,5 +188,53 @@ describe("each format's one escaping function", () => {
       server: "https://push.example.com/ntfy",
       topic: "alerts",
     });
+  });
+});
+
+describe("a source URL is one link in every format", () => {
+  // Read by real parsers: a `)` (or `]`, `>`, a space, a quote) in a source URL must not end its link and start one.
+  const ATTACKS = [
+    "https://news.example.org/a)[click](https://evil.example/steal",
+    "https://news.example.org/a](https://evil.example/steal)",
+    "https://news.example.org/a><https://evil.example/steal|click>",
+    'https://news.example.org/a" href="https://evil.example/steal',
+    "https://news.example.org/a https://evil.example/steal",
+  ];
+  const markdown = new MarkdownIt({ linkify: false });
+  const decoded = (href: string) => decodeURIComponent(href.replace(/&amp;/g, "&"));
+  const markdownLinks = (text: string) =>
+    [...markdown.render(text).matchAll(/<a href="([^"]*)"/g)].map((x) => decoded(x[1]!));
+  const htmlLinks = (html: string) => {
+    const hrefs: string[] = [];
+    const walk = (node: { nodeName: string; attrs?: { name: string; value: string }[]; childNodes?: unknown[] }) => {
+      if (node.nodeName === "a") hrefs.push(decodeURIComponent(node.attrs!.find((a) => a.name === "href")!.value));
+      for (const child of node.childNodes ?? []) walk(child as typeof node);
+    };
+    walk(parseFragment(html.replace(/\n/g, "<br>")) as unknown as Parameters<typeof walk>[0]);
+    return hrefs;
+  };
+  const messageWith = (url: string) =>
+    chatMessage({
+      kind: "met",
+      title: "Found",
+      watch: "Watch",
+      answer: `See ${url}`,
+      confidence: 0.9,
+      sources: [{ url, title: "The source" }],
+      url: WATCH,
+    });
+
+  it.each(ATTACKS)("%s", (url) => {
+    const m = messageWith(url);
+    const discordSources = discordPayload(m).embeds![0]!.fields!.find((f) => f.name === "Sources")!.value;
+    expect(markdownLinks(discordSources)).toEqual([url]);
+    const card = teamsPayload(m).attachments[0]!.content as { body: { text?: string }[] };
+    expect(card.body.flatMap((b) => (b.text ? markdownLinks(b.text) : []))).toEqual([url]);
+    expect(markdownLinks(ntfyPayload(m, "alerts").message)).toEqual([url]);
+    const slack = JSON.stringify(slackPayload(m).blocks);
+    expect([...slack.matchAll(/<([^|>]+)\|/g)].map((x) => decoded(x[1]!))).toEqual([url]);
+    expect(htmlLinks(telegramPayload(m, "-1").text)).toEqual([url, WATCH]);
+    // The answer that quotes it links nowhere either: such a URL is defanged in text like any other.
+    expect(m.answer).not.toContain("https://");
   });
 });

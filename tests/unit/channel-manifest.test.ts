@@ -1,6 +1,6 @@
 /**
- * `watchctl export` and `apply` with chat channels: every secret a channel's spec marks (a chat URL, a bot or access
- * token) is written as <redacted>, and applying the file keeps the watch's stored channels (the API keeps a secret
+ * `watchctl export` and `apply` with chat channels: every secret a channel marks (a chat URL, an ntfy topic, a bot or
+ * access token) is written as <redacted>, and applying the file keeps the watch's stored channels (the API keeps a secret
  * sent back as it reads it).
  */
 import { describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ const task = () =>
     notifications: [
       { type: "slack", url: "https://hooks.slack.com/…WXYZ" },
       { type: "telegram", bot_token: "…1234", chat_id: "-1001" },
-      { type: "ntfy", url: "https://ntfy.sh/phone", token: "…abcd" },
+      { type: "ntfy", url: "https://ntfy.sh/…hone", token: "…abcd" },
     ],
   }) as unknown as Task;
 
@@ -34,7 +34,7 @@ describe("chat channels in a manifest", () => {
     expect(watch.notifications).toEqual([
       { type: "slack", url: REDACTED },
       { type: "telegram", bot_token: REDACTED, chat_id: "-1001" },
-      { type: "ntfy", url: "https://ntfy.sh/phone", token: REDACTED },
+      { type: "ntfy", url: REDACTED, token: REDACTED }, // a public topic is its only credential
     ]);
   });
 

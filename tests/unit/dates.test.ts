@@ -1,6 +1,6 @@
 /** The one date formatter every page, the badge and the Open Graph image use; and the words for a run's outcome. */
 import { describe, expect, it } from "vitest";
-import { outcomeOf } from "../../server/tasks/outcome";
+import { outcomeOf } from "../../lib/outcome";
 import { formatDate, formatDateTime, formatElapsed, formatRelative, plural } from "../../server/render/dates";
 import { verdictLabel } from "../../server/public/verdict";
 

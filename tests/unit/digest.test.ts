@@ -27,7 +27,7 @@ describe("the digest", () => {
       ["watch b", ["b1", "b2"]],
       ["watch a", ["a1", "a2 withdrawn"]],
     ]);
-    expect(groups[1]!.items[1]).toMatchObject({ retraction: true, answer: "a2 withdrawn." });
+    expect(groups[1]!.items[1]).toMatchObject({ retraction: true, answerHtml: "<p>a2 withdrawn.</p>\n" });
     expect(groups[0]!.watchUrl).toBe("https://watch.test/w/b");
   });
 

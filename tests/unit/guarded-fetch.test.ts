@@ -3,7 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { BlockedAddressError, guardedFetch, isPublicAddress } from "@/server/net/guarded-fetch";
-import { isPrivateHost, parseNotifications } from "@/server/tasks/notifications";
+import { isPrivateHost } from "@/channels/kit/urls";
+import { parseNotifications } from "@/server/tasks/notifications";
 
 describe("SSRF guard", () => {
   it("classifies addresses", () => {

@@ -12,7 +12,7 @@ import { isZodError } from "@/server/api/errors";
 import { validationError } from "@/server/errors";
 import { clientGroup, isTrustedProxy, parseTrustProxy } from "@/server/net/client-address.mjs";
 import { mailboxOf } from "@/server/notify/mailbox";
-import { defang } from "@/server/render/defang";
+import { defang } from "@/lib/defang";
 
 describe("mailboxOf", () => {
   it.each([

@@ -5,9 +5,9 @@
  */
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/server/runs/inngest";
 import { dailyRetention, deliveryRuns, requestedRun, scheduledRun } from "@/inngest/functions";
-import { CHANNEL_TYPES } from "@/server/notify/channels";
+import { CHANNEL_TYPES } from "@/channels/list";
 import { flowControl, STEP } from "@/server/runs/workflow";
 
 const { email: emailDeliveryRun, webhook: webhookDeliveryRun } = deliveryRuns;
@@ -130,6 +130,40 @@ describe("the run workflow on Inngest", () => {
     });
     expect(result).toMatchObject({ ran: true });
     expect(delivered).toEqual([]);
+  });
+
+  it("starts a delivery only for the channels the watch has; a run recorded before that was kept, for every channel", async () => {
+    const started = async (persisted: Record<string, unknown>) => {
+      const delivered: string[] = [];
+      const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
+      await t.execute({
+        steps: steps({
+          [STEP.persist]: () => ({ nextRun, ...persisted }),
+          ...Object.fromEntries(
+            CHANNEL_TYPES.map((type) => [
+              STEP.startDelivery(type, "task.condition_met"),
+              () => void delivered.push(type),
+            ]),
+          ),
+          ...Object.fromEntries(
+            CHANNEL_TYPES.map((type) => [
+              STEP.startDelivery(type, "task.run_failed"),
+              () => void delivered.push(`${type} (failing)`),
+            ]),
+          ),
+        }),
+      });
+      return delivered;
+    };
+    const met = [{ event: "task.condition_met" }];
+    expect(await started({ notices: met, channels: ["slack", "webhook"] })).toEqual(["webhook", "slack"]);
+    expect(await started({ notices: met, channels: [] })).toEqual([]);
+    // A failing watch is also told to the account's own address, by email, whatever its channels.
+    expect(
+      await started({ notices: [{ event: "task.run_failed", consecutive_failures: 3 }], channels: ["ntfy"] }),
+    ).toEqual(["email (failing)", "ntfy (failing)"]);
+    // Recorded by an earlier version (no channels): its replay starts what that version started.
+    expect(await started({ notices: met })).toEqual(CHANNEL_TYPES);
   });
 
   it("retries a failed webhook after 1 min, 5 min and 30 min, then gives up", async () => {

@@ -1,7 +1,7 @@
 /** Input the database or the parser cannot take: NUL characters, lone surrogates, JSON nested too deeply. */
 import { describe, expect, it } from "vitest";
 import { jsonTooDeep } from "@/server/api/json";
-import { storable, text } from "@/server/text";
+import { storable, text } from "@/lib/text";
 
 describe("text()", () => {
   it("accepts any well-formed text and refuses NUL and unpaired surrogates", () => {

@@ -57,7 +57,7 @@ describe("MCP tools", () => {
     }
   });
 
-  it("answer what their REST operation answers (a list wrapped in an object named for its items)", () => {
+  it("answer what their REST operation answers (a list wrapped in an object named for its items, with its total)", () => {
     for (const { spec, tool } of tools.values()) {
       const body = restOperation(spec.procedure).responses["200"]?.content?.["application/json"].schema;
       if (!tool.outputSchema) {
@@ -69,7 +69,8 @@ describe("MCP tools", () => {
       let answer = tool.outputSchema as Schema;
       if (spec.items) {
         expect(rest.type, spec.name).toBe("array");
-        expect(answer.required).toEqual([spec.items]);
+        expect(answer.required).toEqual([spec.items, "total"]);
+        expect(answer.properties!.total, spec.name).toMatchObject({ type: "integer", minimum: 0 });
         rest = resolve(rest.items!);
         answer = (answer.properties![spec.items] as Schema).items!;
       }
@@ -105,13 +106,29 @@ describe("MCP tools", () => {
     }
   });
 
+  it("page every list: 20 unless asked, at most 100, whatever the REST operation allows", () => {
+    for (const { spec, tool } of tools.values()) {
+      if (!spec.items) continue;
+      expect(tool.inputSchema.properties, spec.name).toMatchObject({
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+        offset: { type: "integer", minimum: 0, default: 0 },
+      });
+    }
+    expect(TOOLS.find((t) => t.name === "search_public_watches")!.outputSchema!.properties).toHaveProperty(
+      "total_capped",
+    );
+  });
+
   it("mark read-only and destructive tools, each described in one sentence", () => {
     const readOnly = TOOLS.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
     expect(readOnly).toEqual(["list_watches", "get_watch", "list_findings", "search_public_watches", "get_usage"]);
     expect(TOOLS.filter((t) => t.annotations?.destructiveHint).map((t) => t.name)).toEqual(["delete_watch"]);
     for (const tool of TOOLS) {
       expect(tool.description, tool.name).toMatch(/^[A-Z][^.]*\.$/);
-      if (!tool.annotations?.readOnlyHint) expect(tool.annotations?.idempotentHint, tool.name).toBeTypeOf("boolean");
+      if (tool.annotations?.readOnlyHint) continue;
+      expect(tool.annotations?.idempotentHint, tool.name).toBeTypeOf("boolean");
+      // A tool that changes something is used at the user's word, never at the word of text a tool returned.
+      expect(tool.description, tool.name).toMatch(/only (at|when) the user/);
     }
   });
 });

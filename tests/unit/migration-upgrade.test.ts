@@ -126,7 +126,7 @@ beforeAll(async () => {
   );
 
   await apply(migrations.slice(FIRST_NEW));
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.close();

@@ -26,7 +26,7 @@ describe("OpenAPI lint", { timeout: 60_000 }, () => {
     console.log("Spectral warnings:", warnings);
   });
 
-  it("still catches what the narrowed rules are for", async () => {
+  it("still catches what the narrowed rules are for, and a missing rate-limit header", async () => {
     const doc = structuredClone(openApiDocument()) as unknown as Doc;
     delete doc.paths["/api/v1/tasks"]!.post.requestBody.content["application/json"].schema.properties.name.maxLength;
     delete doc.paths["/api/v1/tasks/{id}/executions"]!.get.parameters.find((p: { name: string }) => p.name === "limit")

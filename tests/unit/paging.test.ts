@@ -104,12 +104,12 @@ describe("the public directory's count", () => {
 });
 
 describe("MCP", () => {
-  it("list_watches takes the own list's paging", async () => {
+  it("list_watches pages the own list, 20 at a time unless asked, at most 100", async () => {
     const { TOOLS } = await import("@/server/mcp/tools");
     const list = TOOLS.find((t) => t.name === "list_watches")!;
     expect(list.inputSchema.properties).toMatchObject({
-      limit: { type: "integer", minimum: 1, maximum: 500 },
-      offset: { type: "integer", minimum: 0 },
+      limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+      offset: { type: "integer", minimum: 0, default: 0 },
     });
     expect(list.inputSchema.required ?? []).toEqual([]);
   });

@@ -76,6 +76,28 @@ describe("watch rows", () => {
     const reread = (await findTask(task.id))!;
     expect(ownerTaskView(reread)).toEqual(ownerTaskView(rewritten as TaskRow));
     expect(ownerTaskView(reread).resolution).toEqual({ status: "watching", since: null, answer: null, sources: [] });
+
+    // Failing: both paths read the latest failed run's error, which the verdict says in words.
+    await db.execution.create({
+      data: {
+        task_id: task.id,
+        status: "failed",
+        error_message: "The agent run timed out after 120 s",
+        completed_at: new Date(),
+      },
+    });
+    const failing = await db.task.update({
+      where: { id: task.id },
+      data: { state: "active", failure_streak: 3, failing_since: new Date() },
+      include: taskInclude,
+    });
+    const failingRead = (await findTask(task.id))!;
+    expect(ownerTaskView(failingRead)).toEqual(ownerTaskView(failing as TaskRow));
+    expect(ownerTaskView(failingRead).verdict).toMatchObject({
+      state: "cant_check",
+      failure: "ours",
+      reason: "The check took too long and was stopped.",
+    });
   });
 
   it("map to the same owner view when just created (paused or active, with and without channels) as when read back", async () => {

@@ -46,7 +46,7 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   database = await openTestDatabase();
   setScheduler(recording);
-}, 60_000);
+});
 
 afterAll(async () => {
   setScheduler(undefined);
@@ -158,10 +158,17 @@ describe("recording a run's outcome", () => {
   it("answers a repeated record (a retry after a lost commit) as the first one, and a cancelled run with nothing", async () => {
     const at = new Date();
     const task = await activeWatch(at);
+    for (const type of ["slack", "email"] as const)
+      await db.taskNotification.create({ data: { task_id: task.id, type, config: {} } });
     const plan = (await beginRun(task.id, { scheduledFor: at.getTime() })) as RunPlan;
     const outcome = decision();
     const first = await recordOutcome(task.id, plan.executionId, outcome);
-    expect(first).toEqual({ notices: [{ event: "task.condition_met" }], nextRun: outcome.decision.next_run });
+    // The watch's channels go with the notices: the run starts a delivery on those only.
+    expect(first).toEqual({
+      notices: [{ event: "task.condition_met" }],
+      nextRun: outcome.decision.next_run,
+      channels: ["email", "slack"],
+    });
     expect(await recordOutcome(task.id, plan.executionId, outcome)).toEqual(first);
 
     const failing = await activeWatch(at);
@@ -172,7 +179,11 @@ describe("recording a run's outcome", () => {
 
     const superseded = await startExecution(task.id);
     await startExecution(task.id, true);
-    expect(await recordOutcome(task.id, superseded.id, decision())).toEqual({ notices: [], nextRun: null });
+    expect(await recordOutcome(task.id, superseded.id, decision())).toEqual({
+      notices: [],
+      nextRun: null,
+      channels: [],
+    });
   });
 
   it("never tells the same finding twice; a new key is news", async () => {

@@ -31,7 +31,7 @@ const failing: Scheduler = {
 beforeAll(async () => {
   database = await openTestDatabase();
   setScheduler(failing);
-}, 60_000);
+});
 
 afterAll(async () => {
   setScheduler(undefined);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { deliveryFailure, INTERRUPTED } from "@/server/notify/deliveries";
 import { verdictBadge, verdictLabel, verdictSentence } from "@/server/public/verdict";
-import { RUN_FAILURES, runFailure } from "@/server/tasks/outcome";
+import { RUN_FAILURES, runFailure } from "@/lib/outcome";
 import { firstSentence } from "@/server/tasks/results";
 import { verdictFor, type NotifiedExecution } from "@/server/tasks/views";
 

@@ -1,5 +1,5 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/server/runs/inngest";
 import { functions } from "@/inngest/functions";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { z } from "zod";
-import { serverCaller } from "@/server/api/server-caller";
+import { serverCaller, viewer } from "@/server/api/server-caller";
+import { db } from "@/server/db";
 import { EVENT_LABELS, SEND_EVENTS, WATCH_EVENTS } from "@/server/notify/events";
 import { NotificationTypeSchema } from "@/server/tasks/schemas";
-import { CHANNEL_SPECS, specOf } from "@/client/channels";
+import { CHANNELS, channelOf } from "@/channels";
 import { DeliveryMark } from "../../ui/pill";
 import { Time } from "../../ui/time";
 import { Redeliver } from "../ui/actions";
@@ -42,9 +43,15 @@ export default async function Notifications({
 }) {
   const { type, task_id, event, page } = Filters.parse(await searchParams);
   const caller = await serverCaller();
+  const user = (await viewer())!;
   const [{ sends, total }, tasks] = await Promise.all([
     caller.notifications.sends({ notification_type: type, task_id, event, limit: PAGE, offset: (page - 1) * PAGE }),
-    caller.tasks.list({}),
+    // The filter names every watch: their names only (a whole view of each, up to MAX_WATCHES_PER_ACCOUNT, is far more).
+    db.task.findMany({
+      where: { user_id: user.id },
+      select: { id: true, name: true },
+      orderBy: { created_at: "desc" },
+    }),
   ]);
   const names = new Map(tasks.map((t) => [t.id, t.name]));
   const pages = Math.max(1, Math.ceil(total / PAGE));
@@ -63,7 +70,7 @@ export default async function Notifications({
           <label htmlFor="filter-type">Channel</label>
           <select id="filter-type" name="type" defaultValue={type ?? ""}>
             <option value="">All channels</option>
-            {CHANNEL_SPECS.map((s) => (
+            {CHANNELS.map((s) => (
               <option key={s.type} value={s.type}>
                 {s.label}
               </option>
@@ -143,7 +150,7 @@ export default async function Notifications({
                     )}
                   </td>
                   <td data-label="Sent to" className="wide-cell">
-                    {specOf(s.notification_type)?.label ?? s.notification_type}
+                    {channelOf(s.notification_type)?.label ?? s.notification_type}
                     <div className="sub">{s.recipient}</div>
                   </td>
                   <td data-label="When" className="nowrap">

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Dialog, DialogClose } from "../../ui/dialog";
 import { Icon } from "../../ui/icons";
 import { Menu, MenuItem, MenuSeparator } from "../../ui/menu";
-import { specOf, type ChannelType as NotificationType } from "@/client/channels";
+import { channelOf, type ChannelType as NotificationType } from "@/channels";
 import { errorMessage, statusOf, trpc } from "./trpc";
 
 export function useAction() {
@@ -334,7 +334,7 @@ export function TestSend({ id, type }: { id: string; type: NotificationType }) {
         setBusy(true);
         try {
           const r = await trpc.tasks.testNotification.mutate({ id, type });
-          const what = `Test ${specOf(type)?.label ?? type}`;
+          const what = `Test ${channelOf(type)?.label ?? type}`;
           if (r.status === "sent") toast.success(`${what} sent`);
           else toast.error(`${what} ${r.status}${r.error_message ? `: ${r.error_message}` : ""}`);
         } catch (e) {
@@ -344,7 +344,7 @@ export function TestSend({ id, type }: { id: string; type: NotificationType }) {
         }
       }}
     >
-      Send test {specOf(type)?.label ?? type}
+      Send test {channelOf(type)?.label ?? type}
     </button>
   );
 }

@@ -4,11 +4,11 @@
  * configured channel with where it goes (secrets as the service shows them: redacted), a test button once saved, and
  * remove; "Add a channel" takes the channel's own fields or a pasted Apprise URL (`slack://…`, `tgram://…`) or the
  * service's URL, parsed by the same parser as `watchctl --notify`. Every type, its fields and its help come from the
- * channel specs (client/channels): a new channel appears here without code of its own.
+ * listed channels (channels/list.ts): a new channel appears here without code of its own.
  */
 import { useState } from "react";
-import { APPRISE_SCHEMES, AppriseError, parseApprise, specOf, type ChannelConfig } from "@/client/channels";
-import type { ChannelType as NotificationType } from "@/client/channels";
+import { APPRISE_SCHEMES, AppriseError, parseApprise, channelOf, type ChannelConfig } from "@/channels";
+import type { ChannelType as NotificationType } from "@/channels";
 import { TestSend } from "./actions";
 import { ChannelSummary } from "./channel-summary";
 import { EDITED, isEdited } from "./edited-channels";
@@ -36,7 +36,7 @@ export function ChannelEditor({
   const [fields, setFields] = useState<Record<string, string>>({});
   const [pasted, setPasted] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const spec = specOf(type) ?? free[0];
+  const spec = channelOf(type) ?? free[0];
 
   function add() {
     setProblem(null);
@@ -60,7 +60,7 @@ export function ChannelEditor({
       };
     }
     if (value.some((c) => c.type === config.type))
-      return setProblem(`This watch has a ${specOf(config.type)?.label} channel already: remove it first.`);
+      return setProblem(`This watch has a ${channelOf(config.type)?.label} channel already: remove it first.`);
     onChange([...value, config]);
     setFields({});
     setPasted("");
@@ -82,7 +82,7 @@ export function ChannelEditor({
                   type="button"
                   className="secondary small"
                   onClick={() => onChange(value.filter((v) => v.type !== c.type))}
-                  aria-label={`Remove the ${specOf(c.type)?.label ?? c.type} channel`}
+                  aria-label={`Remove the ${channelOf(c.type)?.label ?? c.type} channel`}
                 >
                   Remove
                 </button>

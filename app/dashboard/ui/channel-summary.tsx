@@ -1,11 +1,11 @@
-import { specOf, type ChannelConfig } from "@/client/channels";
+import { channelOf, type ChannelConfig } from "@/channels";
 
 /**
  * A channel on one line: its kind and where it sends (a secret as reads show it, redacted), cut short on a narrow
  * screen with the whole in its title.
  */
 export function ChannelSummary({ channel }: { channel: ChannelConfig }) {
-  const spec = specOf(channel.type);
+  const spec = channelOf(channel.type);
   const where = spec?.summary(channel) ?? "";
   return (
     <span className="channel-summary" title={where}>

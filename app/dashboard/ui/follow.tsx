@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import type { NotificationConfig } from "@/server/tasks/schemas";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useAction } from "./actions";
-import type { ChannelConfig } from "@/client/channels";
+import type { ChannelConfig } from "@/channels";
 import { ChannelEditor } from "./channel-editor";
 import { isEdited } from "./edited-channels";
 import { errorMessage, trpc } from "./trpc";

@@ -1,5 +1,5 @@
 /** A watch's definition history in words: "Made public", "Name: “A” → “B”", "Channels: Email → Email, Slack". */
-import { specOf } from "@/client/channels";
+import { channelOf } from "@/channels";
 import { Time } from "../../ui/time";
 import { interval } from "./format";
 
@@ -34,7 +34,7 @@ function value(field: string, v: unknown): string {
     case "max_interval_minutes":
       return interval(Number(v));
     case "notifications": {
-      const types = Array.isArray(v) ? v.map((n: { type?: string }) => specOf(n.type ?? "")?.label ?? n.type) : [];
+      const types = Array.isArray(v) ? v.map((n: { type?: string }) => channelOf(n.type ?? "")?.label ?? n.type) : [];
       return types.length ? types.join(", ") : "none";
     }
     default:

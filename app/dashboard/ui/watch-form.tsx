@@ -8,7 +8,7 @@ import { Time } from "../../ui/time";
 import { sureness } from "./format";
 import { renderPreview, type RenderedPreview } from "./render-preview";
 import { errorMessage, fieldErrors, trpc } from "./trpc";
-import type { ChannelConfig } from "@/client/channels";
+import type { ChannelConfig } from "@/channels";
 import { ChannelEditor } from "./channel-editor";
 import { isEdited } from "./edited-channels";
 

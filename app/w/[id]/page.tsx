@@ -10,7 +10,7 @@ import { readPublicTask } from "@/server/tasks/service";
 import { audienceOf } from "@/server/public/service";
 import { listPublicFindings } from "@/server/tasks/findings";
 import { plural } from "@/server/render/dates";
-import { isOpen } from "@/server/tasks/outcome";
+import { isOpen } from "@/lib/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
 import { ForkButton } from "../../dashboard/ui/actions";
 import { FollowButton, FollowByEmail } from "../../dashboard/ui/follow";

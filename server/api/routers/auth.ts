@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { Id } from "../../tasks/schemas";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
 import { syncUser } from "../../users/clerk-accounts";

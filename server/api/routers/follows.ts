@@ -9,7 +9,7 @@ import {
   unsubscribe,
 } from "../../follows/service";
 import { Id, NotificationConfig, NotificationsInput, TaskSchema, Timestamp } from "../../tasks/schemas";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { authedProcedure, publicProcedure, router, syncParsed } from "../trpc";
 
 const tags = ["follows"];

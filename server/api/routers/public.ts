@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import { authenticate } from "../../auth";
 import { serviceHealth } from "../../health";
 import { FindingPaging, FindingSchema, Id, TaskSchema, TotalCount } from "../../tasks/schemas";
@@ -142,6 +142,7 @@ export const publicRouter = router({
         summary: "Liveness and dependencies",
       },
       alsoAnswers: { 503: "The database cannot be reached (`database` says why)" },
+      operational: true,
     })
     .input(z.void())
     .output(syncParsed(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() })))

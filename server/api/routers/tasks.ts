@@ -46,7 +46,10 @@ export const tasksRouter = router({
         path: "/api/v1/tasks",
         tags,
         summary: "Create a watch",
-        errorResponses: { 400: "Invalid notification config", 403: "Active task limit reached" },
+        errorResponses: {
+          400: "Invalid notification config",
+          403: "Active task limit reached, or Watch limit reached (MAX_WATCHES_PER_ACCOUNT)",
+        },
       },
     })
     .input(CreateTaskInput)
@@ -299,7 +302,7 @@ export const tasksRouter = router({
         path: "/api/v1/tasks/{id}/fork",
         tags,
         summary: "Fork a public watch",
-        errorResponses: { 404: "Task not found" },
+        errorResponses: { 403: "Watch limit reached (MAX_WATCHES_PER_ACCOUNT)", 404: "Task not found" },
       },
     })
     .input(ById.extend({ name: Name.optional() }).strict())

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../../text";
+import { text } from "../../../lib/text";
 import {
   rotateWebhookSecret,
   setUsername,

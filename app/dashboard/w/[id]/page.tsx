@@ -20,7 +20,7 @@ import {
   TestSend,
 } from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
-import { isOpen, outcomeOf } from "@/server/tasks/outcome";
+import { isOpen, outcomeOf } from "@/lib/outcome";
 import { duration, interval, sureness } from "../../ui/format";
 import { DefinitionHistory } from "../../ui/history";
 import { env } from "@/server/env";
