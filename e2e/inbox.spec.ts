@@ -186,7 +186,7 @@ test("each verdict state on its watch page, with its own actions, and the delive
     });
   }).toPass({ timeout: 30_000 });
   const prompt = page.getByTestId("answered-prompt");
-  await expect(prompt).toContainText("Answered. Stop watching, or keep watching for changes?");
+  await expect(prompt).toContainText("Answered — stop watching, or keep watching for changes?");
   await checkViews(page, "verdict-met");
   await prompt.getByRole("button", { name: "Keep watching" }).click();
   await expect(prompt).toHaveCount(0);

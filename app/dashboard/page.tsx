@@ -159,7 +159,8 @@ export default async function Watches({
                     </div>
                     {t.verdict.state === "cant_check" && t.verdict.reason ? (
                       <div className="sub failure-line">{t.verdict.reason}</div>
-                    ) : t.latest_answer ? (
+                    ) : null}
+                    {t.latest_answer ? (
                       <div className="sub answer-line" data-testid="latest-answer">
                         {t.latest_answer}
                       </div>

@@ -10,23 +10,22 @@ import type { TaskView } from "@/server/tasks/schemas";
 import { VerdictPill } from "./pill";
 import { Time } from "./time";
 
-/** The date beside the verdict: when a met one was found, else when the answer was checked. */
+/** The dates beside the verdict: when a met one was found, and as of when its answer was checked. */
 export function VerdictWhen({ task }: { task: Pick<TaskView, "verdict" | "resolution"> }) {
   const { verdict: v, resolution: r } = task;
-  if ((v.state === "met" || v.state === "resolved") && r.since)
-    return (
+  if (v.state === "first_check") return <>{v.running ? "first check running…" : "first check pending"}</>;
+  const found =
+    (v.state === "met" || v.state === "resolved") && r.since ? (
       <>
         found <Time iso={r.since} format="date" />
       </>
-    );
-  if (v.state === "first_check") return <>{v.running ? "first check running…" : "first check pending"}</>;
-  if (v.as_of)
-    return (
-      <>
-        as of <Time iso={v.as_of} />
-      </>
-    );
-  return <>not checked yet</>;
+    ) : null;
+  if (!v.as_of) return found ?? <>not checked yet</>;
+  return (
+    <>
+      {found ? <>{found} · </> : null}as of <Time iso={v.as_of} />
+    </>
+  );
 }
 
 export function WatchCard({

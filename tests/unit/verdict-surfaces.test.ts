@@ -186,9 +186,9 @@ describe("every verdict state, on every surface", () => {
     } as unknown as TaskView;
     const words = text(renderToStaticMarkup(createElement(WatchCard, { task })));
     expect(words).toContain("No beta yet; the schedule says May.");
-    if (v.state === "met" || v.state === "resolved") expect(words).toContain("found 2 Nov 2026");
-    else if (v.state === "first_check") expect(words).toContain("first check running…");
+    if (v.state === "first_check") expect(words).toContain("first check running…");
     else expect(words).toMatch(/as of \S/);
+    if (v.state === "met" || v.state === "resolved") expect(words).toContain("found 2 Nov 2026 · as of");
     expect(words).not.toContain("Watching");
   });
 

@@ -378,7 +378,7 @@ export function AnsweredPrompt({ id, since }: { id: string; since: string }) {
   return (
     <div className="answered notice" role="group" aria-labelledby="answered-title" data-testid="answered-prompt">
       <p id="answered-title">
-        <strong>Answered.</strong> Stop watching, or keep watching for changes?
+        <strong>Answered</strong> — stop watching, or keep watching for changes?
       </p>
       <div className="row">
         <button
