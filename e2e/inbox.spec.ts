@@ -237,6 +237,7 @@ test("each verdict state on its watch page, with its own actions, and the delive
   await page.getByRole("button", { name: "More actions" }).click();
   await expect(page.getByRole("menuitem", { name: "Run now" })).toBeVisible();
   await page.keyboard.press("Escape");
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 }); // "Watch completed" fades
   await checkViews(page, "verdict-resolved");
 
   // A first check under way says so, and that nothing was sent yet.

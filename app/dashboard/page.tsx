@@ -43,12 +43,21 @@ const PAGE = 50;
 
 type Row = Awaited<ReturnType<typeof listTasks>>["tasks"][number];
 
-/** "as of 3 hours ago"; a first check says it is under way instead. */
+/** Why a watch can't check, said under its name. */
+const failure = (t: Row) => (t.verdict.state === "cant_check" ? t.verdict.reason : null);
+
+/** "as of 3 hours ago"; a first check says it is under way, a watch never answered since when it fails. */
 function AsOf({ t }: { t: Row }) {
   if (t.verdict.as_of)
     return (
       <>
         as of <Time iso={t.verdict.as_of} />
+      </>
+    );
+  if (t.verdict.state === "cant_check" && t.verdict.since)
+    return (
+      <>
+        failing since <Time iso={t.verdict.since} />
       </>
     );
   if (t.verdict.state === "first_check")
@@ -157,14 +166,12 @@ export default async function Watches({
                         </Pill>
                       ) : null}
                     </div>
-                    {t.verdict.state === "cant_check" && t.verdict.reason ? (
-                      <div className="sub failure-line">{t.verdict.reason}</div>
-                    ) : null}
+                    {failure(t) ? <div className="sub failure-line">{failure(t)}</div> : null}
                     {t.latest_answer ? (
                       <div className="sub answer-line" data-testid="latest-answer">
                         {t.latest_answer}
                       </div>
-                    ) : t.search_query !== t.name ? (
+                    ) : !failure(t) && t.search_query !== t.name ? (
                       <div className="sub">{t.search_query}</div>
                     ) : null}
                   </td>

@@ -136,8 +136,7 @@ function Body({
       return (
         <>
           <p className="verdict-reason" data-testid="verdict-held">
-            Nobody was told yet: {owner ? "your" : "its"} bounds held it back ({v.reason}). A later check that clears
-            them sends it.
+            {owner ? "Your" : "Its"} bounds held it back ({v.reason}). A later check that clears them sends it.
           </p>
           {latest ? <AsOf latest={latest} label="What it found" /> : null}
         </>
