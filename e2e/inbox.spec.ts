@@ -224,6 +224,7 @@ test("each verdict state on its watch page, with its own actions, and the delive
   // Not yet: the latest answer as of its check, the withdrawn finding marked.
   await page.goto(`/dashboard/w/${notYet.id}`);
   await expect(state).toHaveText("Not yet");
+  await expect(verdict.getByRole("heading", { level: 2 })).toHaveText("No, not yet");
   await expect(page.getByTestId("latest-answer")).toContainText("The announcement was withdrawn.");
   await checkViews(page, "verdict-not-yet");
 

@@ -33,7 +33,7 @@ function headline(v: Verdict, r: Resolution): string {
     case "resolved":
       return r.sources.length ? "Yes, per these sources" : "Yes";
     case "not_yet":
-      return "Not yet";
+      return "No, not yet";
     case "held":
       return "Yes, but nobody was told yet";
     case "paused":

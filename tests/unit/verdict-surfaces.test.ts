@@ -62,7 +62,7 @@ const CASES: {
     name: "not yet",
     v: verdict("not_yet"),
     r: watching,
-    says: ["Not yet", "Latest answer, as of", "No beta yet", "Why then: The beta is due in May."],
+    says: ["Not yet", "No, not yet", "Latest answer, as of", "No beta yet", "Why then: The beta is due in May."],
     never: ["Yes"],
     badge: "watching",
   },
