@@ -115,7 +115,13 @@ test("the inbox: 55 watches in attention order, searched, filtered, unseen in bo
   await expect(row(refused).getByTestId("delivery-failed")).toHaveText("delivery failed");
   await expect(row(held).getByTestId("verdict-state")).toHaveText("Found, not sent");
   await expect(row(failing).getByTestId("verdict-state")).toHaveText("Can't check");
-  await expect(rows.filter({ hasText: "Quiet 01" }).getByTestId("verdict-state")).toHaveText("Paused");
+  // 45 of the 50 paused ones fit on this page, in an order of their own (none has a next check): any of them.
+  await expect(
+    rows
+      .filter({ hasText: /Quiet \d\d/ })
+      .first()
+      .getByTestId("verdict-state"),
+  ).toHaveText("Paused");
   await checkViews(page, "inbox");
 
   // Words in the name, query or condition; the state chips; the sort menu (it applies at once).
