@@ -913,7 +913,7 @@ export interface components {
         /** @description What became of the watch's latest notice on one channel */
         Delivery: {
             /** @enum {string} */
-            channel: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy";
+            channel: "email" | "webhook" | "slack" | "discord" | "teams" | "telegram" | "ntfy" | "mattermost" | "googlechat" | "matrix" | "pushover" | "gotify" | "apprise";
             /** @description The channel's name as people read it (`Email`, `Slack`) */
             label: string;
             /** @description Which notice (task.condition_met, task.condition_retracted, …) */
@@ -3335,7 +3335,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description EmailNotification, WebhookNotification, SlackNotification, DiscordNotification, TeamsNotification, TelegramNotification, NtfyNotification */
+                    /** @description EmailNotification, WebhookNotification, SlackNotification, DiscordNotification, TeamsNotification, TelegramNotification, NtfyNotification, MattermostNotification, GoogleChatNotification, MatrixNotification, PushoverNotification, GotifyNotification, AppriseNotification */
                     notification: {
                         [key: string]: unknown;
                     };

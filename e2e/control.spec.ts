@@ -35,7 +35,7 @@ test("Preview shows what the agent would answer now and saves nothing; the usage
   await expectAccessible(page);
 });
 
-test("the watch page keeps the definition's history, field by field", async ({ page, request, userId }) => {
+test("the watch page keeps the definition's history, in words", async ({ page, request, userId }) => {
   const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
   await request.post("/auth/sync-user", { headers });
   const watch = await (
@@ -58,8 +58,12 @@ test("the watch page keeps the definition's history, field by field", async ({ p
   await page.reload();
   const change = history.getByRole("listitem");
   await expect(change).toHaveCount(1);
-  await expect(change).toContainText('name "rust" → "rust edition"');
-  await expect(change).toContainText('condition_description "Rust 2027 edition" → "the edition is stabilised"');
+  await expect(change).toContainText("Name: “rust” → “rust edition”");
+  await expect(change).toContainText("Tell me when: “Rust 2027 edition” → “the edition is stabilised”");
+  const resumed = await request.put(`/api/v1/tasks/${watch.id}`, { headers, data: { state: "active" } });
+  expect(resumed.ok(), await resumed.text()).toBe(true);
+  await page.reload();
+  await expect(change.filter({ hasText: /Resumed$/ })).toHaveCount(1);
   await screenshot(page, "watch-history");
 });
 
@@ -82,7 +86,11 @@ test("email settings: time zone, quiet hours and the daily digest are saved and 
   await expectAccessible(page);
 });
 
-test("the watch list pages by 50, newest first, with newer and older links", async ({ page, request, userId }) => {
+test("the watch list pages by 50, with previous and next links that keep the order", async ({
+  page,
+  request,
+  userId,
+}) => {
   const headers = { authorization: `Bearer ${await sessionToken(userId)}` };
   await request.post("/auth/sync-user", { headers });
   for (let i = 1; i <= 51; i++) {
@@ -90,17 +98,18 @@ test("the watch list pages by 50, newest first, with newer and older links", asy
     const res = await request.post("/api/v1/tasks", { headers, data: { search_query: name, name, state: "paused" } });
     expect(res.ok()).toBe(true);
   }
-  await page.goto("/dashboard");
+  await page.goto("/dashboard?sort=created");
   const rows = page.getByRole("row").filter({ hasText: /Paged \d\d/ });
   await expect(rows).toHaveCount(50);
   await expect(rows.first()).toContainText("Paged 51");
   const pager = page.getByRole("navigation", { name: "Pages" });
-  await expect(pager.getByRole("link")).toHaveText(["Older →"]);
+  await expect(pager.getByRole("link")).toHaveText(["Next →"]);
   await expect(pager).toContainText("Page 1 of 2 · 51 watches");
-  await pager.getByRole("link", { name: "Older →" }).click();
+  await pager.getByRole("link", { name: "Next →" }).click();
   await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(page).toHaveURL(/[?&]sort=created/);
   await expect(rows).toHaveText([/Paged 01/]);
-  await expect(pager.getByRole("link")).toHaveText(["← Newer"]);
+  await expect(pager.getByRole("link")).toHaveText(["← Previous"]);
   await expect(pager).toContainText("Page 2 of 2");
   for (const width of [1366, 390])
     for (const colorScheme of ["light", "dark"] as const) {
@@ -109,6 +118,6 @@ test("the watch list pages by 50, newest first, with newer and older links", asy
       await screenshot(page, `dashboard-page-2-${width}-${colorScheme}`, { settled: true });
     }
   await expectAccessible(page);
-  await pager.getByRole("link", { name: "← Newer" }).click();
+  await pager.getByRole("link", { name: "← Previous" }).click();
   await expect(rows).toHaveCount(50);
 });

@@ -66,7 +66,7 @@ test("a new user creates a watch from an example, sees the agent's answer, publi
   await page.getByLabel(/Choose one/).fill(username);
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Watch is public")).toBeVisible();
-  const publicLink = page.getByRole("link", { name: /^\/w\// });
+  const publicLink = page.getByTestId("public-link").getByRole("link", { name: "PostgreSQL 19 beta" });
   await expect(publicLink).toBeVisible();
   const publicPath = (await publicLink.getAttribute("href"))!;
 
@@ -174,7 +174,7 @@ test("API key: created once in settings, works with the REST API, revoked key is
   await expect(page.getByRole("textbox", { name: "Username" })).toHaveCount(0);
 });
 
-test("notifications: send history filters by channel and watch; the signing secret is revealed and rotated", async ({
+test("notifications: the history in words filters by channel and watch; the signing secret is revealed and rotated in Settings", async ({
   page,
 }) => {
   await page.goto("/dashboard/new");
@@ -191,16 +191,23 @@ test("notifications: send history filters by channel and watch; the signing secr
   // Delivery runs right after the check; the history shows it once recorded.
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole("cell", { name: "webhook" })).toBeVisible({ timeout: 1000 });
+    await expect(page.getByRole("cell", { name: /^Webhook/ })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
   await page.getByLabel("Channel").selectOption("email");
   await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByText("No deliveries match these filters.")).toBeVisible();
+  await expect(page.getByText("Nothing matches these filters.")).toBeVisible();
   await page.getByLabel("Channel").selectOption("webhook");
   await page.getByLabel("Watch").selectOption({ label: "Node 26 LTS" });
   await page.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByRole("cell", { name: `${receiverUrl()}/n` })).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: `${receiverUrl()}/n` });
+  await expect(row).toContainText("Condition met");
+  await expect(row).toContainText("✓ Delivered");
   await expectAccessible(page);
+  await screenshot(page, "notifications");
+
+  // The signing secret lives with the API key, in Settings → Developers.
+  await page.getByRole("link", { name: "Settings → Developers" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settings#developers$/);
 
   await page.getByRole("button", { name: "Reveal signing secret" }).click();
   const first = await page.getByTestId("webhook-secret").textContent();
@@ -209,7 +216,7 @@ test("notifications: send history filters by channel and watch; the signing secr
   await page.getByRole("button", { name: "Rotate secret" }).click();
   await expect(page.getByText("Secret rotated")).toBeVisible();
   await expect(page.getByTestId("webhook-secret")).not.toHaveText(first!);
-  await screenshot(page, "notifications");
+  await screenshot(page, "settings-developers");
 });
 
 test("a user without the developer role gets an explanation instead of API keys", async ({

@@ -1,4 +1,7 @@
-/** Test fixtures: which server a spec talks to, signed-in Clerk users, accessibility checks and screenshots. */
+/**
+ * Test fixtures: which server a spec talks to, signed-in Clerk users, accessibility checks and screenshots (one view, or
+ * the four a page is looked at in).
+ */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { importPKCS8 } from "jose";
@@ -58,6 +61,37 @@ export async function screenshot(page: Page, name: string, opts: { settled?: boo
     fullPage: true,
     animations: opts.settled ? "disabled" : "allow",
   });
+}
+
+export const VIEWPORTS = [
+  { name: "desktop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const SCHEMES = ["light", "dark"] as const;
+
+/**
+ * Looks at the page as loaded in all four views (resizing and switching the scheme need no reload): a screenshot of
+ * each (`design/<name>-<desktop|phone>-<light|dark>.png`), no sideways scrolling on the phone, and axe in both schemes
+ * (on the desktop, where every part of the page is shown) and once on the phone (its own header menu). Then back to
+ * the first view.
+ */
+export async function checkViews(page: Page, name: string) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`, { settled: true });
+      if (viewport.name === "phone") {
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${name} scrolls sideways at 390 px (${colorScheme})`).toBeLessThanOrEqual(0);
+      }
+      if (viewport.name === "desktop" || colorScheme === "light") await expectAccessible(page);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.emulateMedia({ colorScheme: SCHEMES[0] });
 }
 
 /** Specs against the Clerk-mode server; `userId` is a new signed-in user per test. */

@@ -55,7 +55,9 @@ test("a signed-out visitor follows by email and confirms through the link's page
   const address = `reader-${Date.now().toString(36)}@example.com`;
   await page.getByRole("textbox", { name: "Follow by email" }).fill(address);
   await page.getByRole("button", { name: "Follow" }).click();
-  await expect(page.getByRole("status")).toHaveText("Check your inbox to confirm.");
+  const sent = page.getByTestId("follow-sent");
+  await expect(sent).toContainText(`Check your inbox: a confirmation link is on its way to ${address}.`);
+  await expect(sent.getByRole("button", { name: "Send it again" })).toBeVisible();
   await expectAccessible(page);
   expect(await watch.followers()).toBe(0); // not before the confirmation
 

@@ -3,8 +3,9 @@
  * SearXNG, Resend, Clerk Backend API, a webhook receiver):
  *  - "clerk": signed-in users come from locally minted Clerk session cookies;
  *  - "noauth": SERVICE_NOAUTH=1 without Clerk keys, the offline development mode.
- * The model answers every query with a finding; "hostile" queries with an attacker's answer, and "withdrawn" ones
- * retract their finding at the second check.
+ * The model answers every query with a finding; "hostile" queries with an attacker's answer, "withdrawn" ones
+ * retract their finding at the second check, and "failing" ones get the provider's 503. The webhook receiver answers
+ * 200, except 410 on a path with "/gone" (refused for good) and 500 on one with "/down" (retried).
  * Tests read the URLs and the Clerk signing key from process.env (set here, inherited by the workers).
  */
 import fs from "node:fs";
@@ -40,6 +41,7 @@ export default async function globalSetup() {
     startModelStub(
       (query) => {
         if (query.includes("hostile")) return hostileDecision();
+        if (query.includes("failing")) return { providerError: 503 };
         const checks = (checked.get(query) ?? 0) + 1;
         checked.set(query, checks);
         return query.includes("withdrawn") && checks > 1 ? withdrawn : decisionFor();
@@ -52,7 +54,13 @@ export default async function globalSetup() {
     ),
     startSearxStub(),
     startResendStub(),
-    startWebhookReceiver(),
+    startWebhookReceiver((req) =>
+      req.url.includes("/gone")
+        ? { status: 410, text: "gone" }
+        : req.url.includes("/down")
+          ? { status: 500, text: "down" }
+          : { status: 200, text: "ok" },
+    ),
   ]);
   const services = stubbedServiceEnv({ model, searx, resend });
   const [clerkServer, noauthServer] = await Promise.all([

@@ -1,6 +1,7 @@
 import { expect, expectAccessible, noauthTest as test, screenshot, testUsername } from "./fixtures";
 
 test("SERVICE_NOAUTH=1: the dashboard works on localhost as the test user, no sign-in", async ({ page }) => {
+  test.setTimeout(120_000); // a whole check and three pages with axe: more than a minute on a busy machine
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Your watches" })).toBeVisible();
   await page.getByRole("link", { name: "New watch" }).first().click();
@@ -35,6 +36,7 @@ test("phone width: the watch list and form stay usable", async ({ page }) => {
 });
 
 test("every other page renders without serious accessibility violations", async ({ page, request }) => {
+  test.setTimeout(120_000); // five pages, each with axe: more than a minute on a busy machine
   const task = await (
     await request.post("/api/v1/tasks", { data: { search_query: "Pages tour", state: "paused" } })
   ).json();

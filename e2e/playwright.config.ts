@@ -26,7 +26,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "clerk", testMatch: /(dashboard|follow|control)\.spec\.ts/ },
+    { name: "clerk", testMatch: /(dashboard|follow|control|inbox)\.spec\.ts/ },
     { name: "noauth", testMatch: /(noauth|smoke|security|share|trust|design)\.spec\.ts/ },
   ],
 });

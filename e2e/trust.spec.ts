@@ -55,12 +55,12 @@ test("a delivered webhook is redelivered from the send history as a new attempt"
   const sent = page.getByRole("row").filter({ hasText: `${receiverUrl()}/redeliver` });
   await expect(async () => {
     await page.reload();
-    await expect(sent.getByText("sent", { exact: true })).toBeVisible({ timeout: 1000 });
+    await expect(sent.getByText("✓ Delivered", { exact: true })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
   await sent.getByRole("button", { name: "Redeliver" }).click();
   await expect(page.getByText("Redelivered", { exact: true })).toBeVisible();
   await page.reload();
-  await expect(page.getByRole("cell", { name: "task.condition_met (attempt 2)" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Condition met 2nd attempt" })).toBeVisible();
   await expect(sent).toHaveCount(2);
   await expectAccessible(page);
 });

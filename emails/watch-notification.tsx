@@ -1,12 +1,15 @@
 /**
- * The email sent when a watch's condition is met (and the verification email for a new address). Templates lay out
- * what the server hands them, already rendered: the answer as sanitized HTML, each source's link (or none).
+ * The email sent for a run's notice (a finding, its retraction, a failing watch…) and the verification email for a new
+ * address. Templates lay out what the server hands them, already rendered: the answer as sanitized HTML, each source's
+ * site and link (or none).
  */
 import { Heading, Hr, Link, Section, Text } from "@react-email/components";
-import { EmailCard, muted, type SourceLink } from "./layout";
+import { EmailCard, FullWidthButton, link, muted, VerdictStrip, type SourceLink, type Tone } from "./layout";
 
 export type WatchNotificationProps = {
   watchName: string;
+  /** The strip at the top: what happened, in words ("Condition met · found 2 Nov 2026"), and its tone. */
+  verdict: { text: string; tone: Tone };
   title: string;
   /** The answer's markdown, rendered by the same sanitizing renderer as the pages. */
   answerHtml: string;
@@ -19,32 +22,42 @@ export type WatchNotificationProps = {
   whose?: string;
 };
 
-const answer = { fontSize: "14px", lineHeight: "24px" };
+const answer = { fontSize: "15px", lineHeight: "24px" };
+const label = { fontSize: "13px", fontWeight: 600, letterSpacing: "0.02em", margin: "20px 0 4px" };
 
 export function WatchNotification(p: WatchNotificationProps) {
   return (
-    <EmailCard preview={p.title}>
-      <Text style={muted}>
+    <EmailCard preview={`${p.verdict.text}: ${p.title}`}>
+      <VerdictStrip tone={p.verdict.tone}>{p.verdict.text}</VerdictStrip>
+      <Text style={{ ...muted, margin: "0 0 4px" }} className="email-muted">
         {p.whose ?? "Your watch"} “{p.watchName}”
       </Text>
-      <Heading as="h1" style={{ fontSize: "20px", margin: "0 0 12px" }}>
+      <Heading as="h1" style={{ fontSize: "21px", lineHeight: "28px", margin: "0 0 12px" }}>
         {p.title}
       </Heading>
       {/* The text part is derived from this HTML. */}
       <div style={answer} dangerouslySetInnerHTML={{ __html: p.answerHtml }} />
       {p.evidence ? (
         <Section>
-          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Evidence</Text>
-          <Text>{p.evidence}</Text>
+          <Text style={label}>Evidence</Text>
+          <Text style={{ fontSize: "14px", lineHeight: "22px", margin: "0" }}>{p.evidence}</Text>
         </Section>
       ) : null}
       {p.sources.length ? (
         <Section>
-          <Text style={{ fontWeight: 600, marginBottom: 0 }}>Sources</Text>
+          <Text style={label}>Sources</Text>
           {p.sources.map((s, i) => (
-            <Text key={i} style={{ margin: "4px 0" }}>
+            <Text key={i} style={{ margin: "0 0 10px", fontSize: "14px", lineHeight: "20px" }}>
+              {s.site ? (
+                <>
+                  <span style={muted} className="email-muted">
+                    {s.site}
+                  </span>
+                  <br />
+                </>
+              ) : null}
               {s.href ? (
-                <Link href={s.href} rel={s.rel}>
+                <Link href={s.href} rel={s.rel} style={link}>
                   {s.label}
                 </Link>
               ) : (
@@ -54,9 +67,12 @@ export function WatchNotification(p: WatchNotificationProps) {
           ))}
         </Section>
       ) : null}
-      <Hr />
-      <Text style={muted}>
-        <Link href={p.watchUrl}>Open the watch</Link> · <Link href={p.action.url}>{p.action.label}</Link>
+      <FullWidthButton href={p.watchUrl}>Open the watch</FullWidthButton>
+      <Hr style={{ borderColor: "#e1e4ea", margin: "20px 0 12px" }} />
+      <Text style={{ ...muted, margin: "0" }} className="email-muted">
+        <Link href={p.action.url} style={{ ...link, color: "#5b6270" }}>
+          {p.action.label}
+        </Link>
       </Text>
     </EmailCard>
   );
@@ -72,10 +88,10 @@ export function VerifyAddress(p: { verifyUrl: string; watchName: string }) {
         Someone asked Watch to send notifications for “{p.watchName}” to this address. Nothing is sent until you
         confirm.
       </Text>
-      <Text>
-        <Link href={p.verifyUrl}>Confirm this address</Link>
+      <FullWidthButton href={p.verifyUrl}>Confirm this address</FullWidthButton>
+      <Text style={muted} className="email-muted">
+        If this wasn’t you, ignore this email.
       </Text>
-      <Text style={muted}>If this wasn’t you, ignore this email.</Text>
     </EmailCard>
   );
 }
@@ -90,10 +106,13 @@ export function ConfirmFollow(p: { confirmUrl: string; watchName: string; watchU
         Someone (hopefully you) asked to be emailed when the public watch “{p.watchName}” finds something. Nothing is
         sent until you confirm; every email has a link to stop.
       </Text>
-      <Text>
-        <Link href={p.confirmUrl}>Confirm and follow</Link> · <Link href={p.watchUrl}>See the watch</Link>
+      <FullWidthButton href={p.confirmUrl}>Confirm and follow</FullWidthButton>
+      <Text style={muted} className="email-muted">
+        <Link href={p.watchUrl} style={{ ...link, color: "#5b6270" }}>
+          See the watch first
+        </Link>
+        . If this wasn’t you, ignore this email: you will not hear from us again about it.
       </Text>
-      <Text style={muted}>If this wasn’t you, ignore this email: you will not hear from us again about it.</Text>
     </EmailCard>
   );
 }

@@ -1,11 +1,13 @@
 import Link from "next/link";
+import { z } from "zod";
 import { serverCaller, viewer } from "@/server/api/server-caller";
-import { TaskStateSchema } from "@/server/tasks/schemas";
+import { NOAUTH_USER } from "@/server/auth";
 import { listTasks } from "@/server/tasks/service";
-import { OutcomePill, StatePill } from "../ui/pill";
+import { Pill, VerdictPill } from "../ui/pill";
 import { Time } from "../ui/time";
 import { DismissWelcome, LiveRefresh } from "./ui/actions";
-import { isOpen, outcomeOf } from "@/lib/outcome";
+import { ListControls } from "./ui/list-controls";
+import { SORTS, type Sort } from "./ui/sorts";
 
 export const metadata = { title: "Your watches" };
 
@@ -15,32 +17,94 @@ const EXAMPLES = [
   { query: "PyCon US 2027 tickets", when: "registration for PyCon US 2027 opens" },
 ];
 
+/** The state chips: what a watch found, or whether it checks at all. */
 const FILTERS = [
   { label: "All", state: undefined },
-  { label: "Active", state: "active" },
+  { label: "Met", state: "met" },
+  { label: "Watching", state: "watching" },
+  { label: "Held", state: "held" },
   { label: "Paused", state: "paused" },
+  { label: "Failing", state: "failing" },
   { label: "Completed", state: "completed" },
 ] as const;
+type Filter = NonNullable<(typeof FILTERS)[number]["state"]>;
+const FilterSchema = z.enum(FILTERS.flatMap((f) => (f.state ? [f.state] : [])) as [Filter, ...Filter[]]);
+const SortSchema = z.enum(SORTS.map((s) => s.value) as [Sort, ...Sort[]]);
+
+/**
+ * Whom the welcome greets: the account's first name, else its username, else nobody. The built-in development
+ * account (no sign-in) carries a placeholder name, which is no one's.
+ */
+const greeted = (user: { id: string; first_name: string; username: string | null }) =>
+  (user.id === NOAUTH_USER.id ? "" : user.first_name.trim()) || user.username || "";
 
 /** Watches per page. */
 const PAGE = 50;
 
-export default async function Watches({ searchParams }: { searchParams: Promise<{ state?: string; page?: string }> }) {
+type Row = Awaited<ReturnType<typeof listTasks>>["tasks"][number];
+
+/** Why a watch can't check, said under its name. */
+const failure = (t: Row) => (t.verdict.state === "cant_check" ? t.verdict.reason : null);
+
+/** "as of 3 hours ago"; a first check says it is under way, a watch never answered since when it fails. */
+function AsOf({ t }: { t: Row }) {
+  if (t.verdict.as_of)
+    return (
+      <>
+        as of <Time iso={t.verdict.as_of} />
+      </>
+    );
+  if (t.verdict.state === "cant_check" && t.verdict.since)
+    return (
+      <>
+        failing since <Time iso={t.verdict.since} />
+      </>
+    );
+  if (t.verdict.state === "first_check")
+    return <>{t.verdict.running ? "First check running…" : "First check pending"}</>;
+  return <span className="muted">not checked yet</span>;
+}
+
+function NextCheck({ t }: { t: Row }) {
+  if (t.verdict.running) return <Pill tone="running">checking now</Pill>;
+  if (t.state !== "active") return <span className="muted">—</span>;
+  return <Time iso={t.next_run} />;
+}
+
+export default async function Watches({
+  searchParams,
+}: {
+  searchParams: Promise<{ state?: string; page?: string; q?: string; sort?: string }>;
+}) {
   const params = await searchParams;
-  const state = TaskStateSchema.optional().catch(undefined).parse(params.state);
+  const state = FilterSchema.optional().catch(undefined).parse(params.state);
+  const sort = SortSchema.catch("attention").parse(params.sort ?? "attention");
+  const q = (params.q ?? "").trim().slice(0, 200);
   // A page number from the address bar: 1 when it is not one, and never past what an offset can say.
   const page = Math.min(Math.max(1, Math.floor(Number(params.page)) || 1), 100_000);
   await serverCaller(); // signed out: to the sign-in page
   const user = (await viewer())!;
-  // What GET /api/v1/tasks?limit&offset answers, with its X-Total-Count.
-  const { tasks, total } = await listTasks(user, { state, limit: PAGE, offset: (page - 1) * PAGE });
+  // What GET /api/v1/tasks?sort&q&state&limit&offset answers, with its X-Total-Count.
+  const { tasks, total } = await listTasks(user, {
+    sort,
+    q: q || undefined,
+    state,
+    limit: PAGE,
+    offset: (page - 1) * PAGE,
+  });
   const pages = Math.max(1, Math.ceil(total / PAGE));
-  const link = (p: number) => `/dashboard?${new URLSearchParams({ ...(state ? { state } : {}), page: String(p) })}`;
+  const query = (over: Record<string, string | undefined>) => {
+    const all = { q: q || undefined, sort: sort === "attention" ? undefined : sort, state, ...over };
+    const defined = Object.entries(all).filter((e): e is [string, string] => !!e[1]);
+    return defined.length ? `/dashboard?${new URLSearchParams(defined)}` : "/dashboard";
+  };
+  const link = (p: number) => query({ page: String(p) });
+  const filtered = !!(state || q);
   return (
     <main className="wide">
       {!user.has_seen_welcome ? (
         <section className="card welcome" aria-labelledby="welcome-title">
-          <h2 id="welcome-title">Welcome{user.first_name ? `, ${user.first_name}` : ""}!</h2>
+          <h2 id="welcome-title">Welcome to Watch{greeted(user) ? `, ${greeted(user)}` : ""}!</h2>
           <p>
             A watch is a question you want answered once, when it happens. An AI agent searches the web for it, decides
             whether your condition is met, picks its own next check, and tells you once per new finding: by email, in
@@ -55,50 +119,71 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
           <h1>Your watches</h1>
         </div>
       </div>
-      <nav className="tabs" aria-label="Filter by state">
-        {FILTERS.map((f) => (
-          <Link
-            key={f.label}
-            href={f.state ? `/dashboard?state=${f.state}` : "/dashboard"}
-            aria-current={state === f.state ? "page" : undefined}
-          >
-            {f.label}
-          </Link>
-        ))}
-      </nav>
+      {total || filtered ? (
+        <div className="list-toolbar">
+          <ListControls q={q} sort={sort} state={state} />
+          <nav className="tabs chips" aria-label="Filter by state">
+            {FILTERS.map((f) => (
+              <Link
+                key={f.label}
+                href={query({ state: f.state })}
+                aria-current={state === f.state ? "page" : undefined}
+              >
+                {f.label}
+              </Link>
+            ))}
+          </nav>
+        </div>
+      ) : null}
       {/* The list refreshes itself while any watch is being checked. */}
-      <LiveRefresh active={tasks.some((t) => isOpen(t.last_execution))} quiet />
+      <LiveRefresh active={tasks.some((t) => t.verdict.running)} quiet />
       {tasks.length ? (
         <div className="table-wrap cards">
           <table className="watches">
-            <caption className="sr-only">Your watches</caption>
+            <caption className="sr-only">
+              Your watches, {SORTS.find((s) => s.value === sort)!.label.toLowerCase()} first
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Watch</th>
-                <th scope="col">Last result</th>
-                <th scope="col">State</th>
-                <th scope="col">Last checked</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">Checked</th>
                 <th scope="col">Next check</th>
               </tr>
             </thead>
             <tbody>
               {tasks.map((t) => (
-                <tr key={t.id}>
+                <tr key={t.id} data-unseen={t.unseen || undefined} data-state={t.verdict.state}>
                   <td className="primary-cell">
-                    <Link href={`/dashboard/w/${t.id}`}>{t.name}</Link>
-                    {t.search_query !== t.name ? <div className="sub">{t.search_query}</div> : null}
+                    <div className="watch-name">
+                      {t.unseen ? <span className="unseen-dot" aria-hidden /> : null}
+                      <Link href={`/dashboard/w/${t.id}`}>
+                        {t.unseen ? <span className="sr-only">New: </span> : null}
+                        {t.name}
+                      </Link>
+                      {t.delivery_failed ? (
+                        <Pill tone="danger" testId="delivery-failed">
+                          delivery failed
+                        </Pill>
+                      ) : null}
+                    </div>
+                    {failure(t) ? <div className="sub failure-line">{failure(t)}</div> : null}
+                    {t.latest_answer ? (
+                      <div className="sub answer-line" data-testid="latest-answer">
+                        {t.latest_answer}
+                      </div>
+                    ) : !failure(t) && t.search_query !== t.name ? (
+                      <div className="sub">{t.search_query}</div>
+                    ) : null}
                   </td>
-                  <td data-label="Last result">
-                    <OutcomePill outcome={outcomeOf(t.last_execution)} />
+                  <td data-label="Verdict">
+                    <VerdictPill state={t.verdict.state} />
                   </td>
-                  <td data-label="State">
-                    <StatePill state={t.state} />
-                  </td>
-                  <td data-label="Last checked" className="nowrap">
-                    <Time iso={t.last_execution?.completed_at ?? t.last_execution?.started_at} />
+                  <td data-label="Checked" className="nowrap">
+                    <AsOf t={t} />
                   </td>
                   <td data-label="Next check" className="nowrap">
-                    {t.state === "active" ? <Time iso={t.next_run} /> : "—"}
+                    <NextCheck t={t} />
                   </td>
                 </tr>
               ))}
@@ -109,8 +194,13 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
         <p className="notice">
           No watches on this page. <Link href={link(1)}>First page</Link>
         </p>
-      ) : state ? (
-        <p className="notice">No {state} watches.</p>
+      ) : filtered ? (
+        <p className="notice">
+          {q
+            ? `No ${state ? `${FILTERS.find((f) => f.state === state)!.label.toLowerCase()} ` : ""}watches match “${q}”.`
+            : `No ${FILTERS.find((f) => f.state === state)!.label.toLowerCase()} watches.`}{" "}
+          <Link href="/dashboard">Show all watches</Link>
+        </p>
       ) : (
         <section className="card empty" aria-labelledby="empty-title">
           <h2 id="empty-title">Start your first watch</h2>
@@ -133,11 +223,11 @@ export default async function Watches({ searchParams }: { searchParams: Promise<
       )}
       {pages > 1 && page <= pages ? (
         <nav className="pager" aria-label="Pages">
-          {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
+          {page > 1 ? <Link href={link(page - 1)}>← Previous</Link> : <span />}
           <span className="muted">
             Page {page} of {pages} · {total.toLocaleString("en")} watches
           </span>
-          {page < pages ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+          {page < pages ? <Link href={link(page + 1)}>Next →</Link> : <span />}
         </nav>
       ) : null}
     </main>

@@ -9,7 +9,16 @@ import { Markdown, Sources } from "./markdown";
 import { Pill } from "./pill";
 import { Time } from "./time";
 
-export function FindingCard({ finding: f, anchor }: { finding: FindingView; anchor: string }) {
+/** `inVerdict`: the verdict above already shows this finding's answer and sources; the card only dates it. */
+export function FindingCard({
+  finding: f,
+  anchor,
+  inVerdict,
+}: {
+  finding: FindingView;
+  anchor: string;
+  inVerdict?: boolean;
+}) {
   return (
     <article className="card finding" id={anchor} data-status={f.status} data-testid="finding">
       <div className="spread section-title">
@@ -37,29 +46,42 @@ export function FindingCard({ finding: f, anchor }: { finding: FindingView; anch
           </span>
         ) : null}
       </p>
-      <Markdown text={f.answer} />
-      <Sources sources={f.sources} newTab />
+      {inVerdict ? (
+        <p className="muted small">The answer and its sources are in the verdict above.</p>
+      ) : (
+        <>
+          <Markdown text={f.answer} />
+          <Sources sources={f.sources} newTab />
+        </>
+      )}
     </article>
   );
 }
 
-/** A watch's findings, newest first, each at its own anchor (feeds and emails link to it); `empty` when none. */
+/**
+ * A watch's findings, newest first, each at its own anchor (feeds and emails link to it); `empty` when none. The
+ * finding a met verdict stands on is not shown twice: its card only dates it.
+ */
 export function FindingsSection({
   taskId,
   findings,
   empty,
+  met,
 }: {
   taskId: string;
   findings: FindingView[];
   empty: string;
+  /** The verdict above is met or resolved (it shows the standing finding, the newest notified one). */
+  met?: boolean;
 }) {
+  const standing = met ? findings.find((f) => f.status === "notified")?.key : undefined;
   return (
     <section aria-labelledby="findings-title" className="section">
       <h2 id="findings-title">Findings</h2>
       {findings.length ? (
         <div className="stack">
           {findings.map((f) => (
-            <FindingCard key={f.key} finding={f} anchor={findingAnchor(taskId, f.key)} />
+            <FindingCard key={f.key} finding={f} anchor={findingAnchor(taskId, f.key)} inVerdict={f.key === standing} />
           ))}
         </div>
       ) : (

@@ -4,7 +4,8 @@
  */
 import type { ReactNode } from "react";
 import type { Outcome } from "@/lib/outcome";
-import type { Resolution, TaskView } from "@/server/tasks/schemas";
+import type { TaskView } from "@/server/tasks/schemas";
+import type { VerdictState } from "@/server/tasks/verdict";
 
 export type Tone = "neutral" | "accent" | "ok" | "warn" | "danger" | "running" | "violet";
 
@@ -13,14 +14,18 @@ export function Pill({
   size,
   children,
   testId,
+  mark,
 }: {
   tone?: Tone;
   size?: "large";
   children: ReactNode;
   testId?: string;
+  /** The pill carries a glyph of its own (✓, ✗) instead of the tone's dot. */
+  mark?: boolean;
 }) {
+  const className = ["pill", size, mark ? "bare" : null].filter(Boolean).join(" ");
   return (
-    <span className={size ? `pill ${size}` : "pill"} data-tone={tone} data-testid={testId}>
+    <span className={className} data-tone={tone} data-testid={testId}>
       {tone === "running" ? <span className="spinner" aria-hidden /> : null}
       {children}
     </span>
@@ -57,23 +62,33 @@ export const ExecutionPill = ({ status }: { status: keyof typeof EXECUTION_TONE 
   <Pill tone={EXECUTION_TONE[status]}>{status}</Pill>
 );
 
-const SEND_TONE = { sent: "ok", failed: "danger", skipped: "warn" } as const;
+const SEND_MARK = {
+  sent: { tone: "ok", mark: "✓", word: "Delivered" },
+  failed: { tone: "danger", mark: "✗", word: "Failed" },
+  skipped: { tone: "warn", mark: "–", word: "Not sent" },
+} as const;
 
-/** A delivery's status: sent, failed or skipped. */
-export const SendPill = ({ status }: { status: keyof typeof SEND_TONE }) => (
-  <Pill tone={SEND_TONE[status]}>{status}</Pill>
+/** A delivery's outcome, marked as a webhook log marks it: ✓ Delivered, ✗ Failed, – Not sent (held back, a cap). */
+export const DeliveryMark = ({ status }: { status: keyof typeof SEND_MARK }) => (
+  <Pill tone={SEND_MARK[status].tone} mark>
+    <span aria-hidden>{SEND_MARK[status].mark}</span> {SEND_MARK[status].word}
+  </Pill>
 );
 
-export const VERDICT_WORD: Record<Resolution["status"], string> = {
-  watching: "Watching",
-  met: "Met",
-  resolved: "Resolved",
+/** Each verdict state in words and its tone: the one vocabulary of every page and card. */
+export const VERDICT_STATES: Record<VerdictState, { word: string; tone: Tone }> = {
+  met: { word: "Met", tone: "ok" },
+  not_yet: { word: "Not yet", tone: "neutral" },
+  held: { word: "Found, not sent", tone: "warn" },
+  paused: { word: "Paused", tone: "warn" },
+  cant_check: { word: "Can't check", tone: "danger" },
+  first_check: { word: "First check", tone: "running" },
+  resolved: { word: "Resolved", tone: "violet" },
 };
-const VERDICT_TONE: Record<Resolution["status"], Tone> = { watching: "neutral", met: "ok", resolved: "violet" };
 
-/** A watch's verdict: Watching, Met, Resolved. */
-export const VerdictPill = ({ status, size }: { status: Resolution["status"]; size?: "large" }) => (
-  <Pill tone={VERDICT_TONE[status]} size={size}>
-    {VERDICT_WORD[status]}
+/** A watch's verdict in one word or two: Met, Not yet, Found, not sent, Paused, Can't check, First check, Resolved. */
+export const VerdictPill = ({ state, size }: { state: VerdictState; size?: "large" }) => (
+  <Pill tone={VERDICT_STATES[state].tone} size={size} testId="verdict-state">
+    {VERDICT_STATES[state].word}
   </Pill>
 );

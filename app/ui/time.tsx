@@ -16,21 +16,36 @@ export function TimeZoneProvider({ zone, children }: { zone: string; children: R
 
 export const useTimeZone = () => useContext(TimeZoneContext);
 
+/** "14:05 CET" today in `zone`, "00:10 CET tomorrow", else with the date. */
+function clock(iso: string, zone: string) {
+  const full = formatDateTime(iso, zone);
+  const time = full.slice(full.indexOf(", ") + 2);
+  const day = formatDate(iso, zone);
+  if (day === formatDate(new Date(), zone)) return time;
+  return day === formatDate(new Date(Date.now() + 86_400_000), zone) ? `${time} tomorrow` : full;
+}
+
 export function Time({
   iso,
   format = "relative",
   empty = "—",
 }: {
   iso: string | null | undefined;
-  /** relative: "3 hours ago"; date: "2 Nov 2026"; datetime: "2 Nov 2026, 14:05 CET". */
-  format?: "relative" | "date" | "datetime";
+  /** relative: "3 hours ago"; date: "2 Nov 2026"; datetime: "2 Nov 2026, 14:05 CET"; clock: "14:05 CET" today. */
+  format?: "relative" | "date" | "datetime" | "clock";
   /** What stands in for no date. */
   empty?: string;
 }) {
   const zone = useTimeZone();
   if (!iso) return <span>{empty}</span>;
   const text =
-    format === "relative" ? formatRelative(iso) : format === "date" ? formatDate(iso, zone) : formatDateTime(iso, zone);
+    format === "relative"
+      ? formatRelative(iso)
+      : format === "date"
+        ? formatDate(iso, zone)
+        : format === "clock"
+          ? clock(iso, zone)
+          : formatDateTime(iso, zone);
   return (
     <time dateTime={iso} title={formatDateTime(iso, zone)} suppressHydrationWarning>
       {text}

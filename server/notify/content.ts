@@ -3,13 +3,14 @@ import { db } from "../db";
 import { executionView } from "../tasks/views";
 import type { Delivery } from "./deliveries";
 import type { Notice } from "./events";
+import type { Source } from "../tasks/schemas";
 
 export type Content = {
   subject: string;
   title: string;
   answer: string;
   evidence: string;
-  sources: { url: string; title: string }[];
+  sources: Source[];
 };
 
 const WHAT_TO_DO =

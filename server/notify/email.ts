@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { render } from "@react-email/render";
 import { Resend } from "resend";
-import { VerifyAddress, WatchNotification } from "../../emails/watch-notification";
+import { VerifyAddress, WatchNotification, type WatchNotificationProps } from "../../emails/watch-notification";
 import { emailSubject } from "../../channels/email/limits";
 import { env } from "../env";
 import { heldUntil } from "../users/settings";
@@ -24,11 +24,12 @@ import {
   type TestSubject,
 } from "./deliveries";
 import type { Query } from "../db/sql";
-import { eventSuffix, forFollowers, toAccount, type Notice } from "./events";
+import { EVENT_LABELS, eventSuffix, forFollowers, toAccount, type Notice } from "./events";
+import { formatDate } from "../render/dates";
 import { defang } from "../../lib/defang";
 import { storedConfig } from "../tasks/notifications";
 import { pauseUrl, unsubscribeUrls, verifyUrl, watchUrl } from "./links";
-import { renderMarkdown, sourceHref, USER_CONTENT_REL } from "../render/markdown";
+import { renderMarkdown, siteOf, sourceHref, USER_CONTENT_REL } from "../render/markdown";
 
 type Sent = {
   status: "sent" | "failed" | "skipped";
@@ -141,19 +142,42 @@ export async function unverifiedReason(
   return `address not verified: verification link sent to ${address}`;
 }
 
-/** What the template shows of a notice's content: the answer rendered, each source with its link (or none). */
+/** The strip at the top of a notice's email: what happened, in words, dated in the reader's time zone. */
+function verdictOf(notice: Notice, at: Date | null, timeZone: string): WatchNotificationProps["verdict"] {
+  const label = EVENT_LABELS[notice.event];
+  const day = at ? formatDate(at, timeZone) : null;
+  switch (notice.event) {
+    case "task.condition_met":
+      return { tone: "ok", text: day ? `${label} · found ${day}` : label };
+    case "task.condition_retracted":
+      return { tone: "warn", text: day ? `${label} · ${day}` : label };
+    case "task.run_failed":
+      return { tone: "danger", text: `${label} · the last ${notice.consecutive_failures} checks failed` };
+    case "task.run_recovered":
+      return { tone: "ok", text: `${label} · checking again` };
+    case "account.budget_exhausted":
+      return { tone: "warn", text: `${label} · watches wait for next month` };
+  }
+}
+
+/** What the template shows of a notice's content: the answer rendered, each source with its site and link (or none). */
 const rendered = ({ answer, sources, ...rest }: Omit<Content, "subject">) => ({
   ...rest,
   answerHtml: renderMarkdown(answer),
-  sources: sources.map((s) => ({ label: s.title || s.url, href: sourceHref(s.url), rel: USER_CONTENT_REL })),
+  sources: sources.map((s) => {
+    const href = sourceHref(s.url);
+    return { label: s.title || s.url, site: s.domain || (href ? siteOf(href) : ""), href, rel: USER_CONTENT_REL };
+  }),
 });
 
 async function notificationEmail(
   task: { id: string; name: string; is_public: boolean },
   content: Omit<Content, "subject">,
+  verdict: WatchNotificationProps["verdict"],
 ) {
   return WatchNotification({
     watchName: task.name,
+    verdict,
     ...rendered(content),
     watchUrl: watchUrl(task),
     action: { label: "Pause this watch", url: await pauseUrl(task.id) },
@@ -224,12 +248,15 @@ export async function deliverEmail(
     },
     async () => {
       const { subject, ...content } = await noticeContent(notice, d);
+      const verdict = verdictOf(notice, d.execution.completed_at, target.user?.timezone ?? "UTC");
       const idempotencyKey = `watch-email-${executionId}${eventSuffix(notice.event)}${followId ? `-${followId}` : ""}${attempt > 1 ? `-${attempt}` : ""}`;
-      if (!target.unsubscribe) return { subject, react: await notificationEmail(d.task, content), idempotencyKey };
+      if (!target.unsubscribe)
+        return { subject, react: await notificationEmail(d.task, content, verdict), idempotencyKey };
       return {
         subject,
         react: WatchNotification({
           watchName: d.task.name,
+          verdict,
           ...rendered(content),
           watchUrl: watchUrl(d.task),
           whose: "A watch you follow",
@@ -257,6 +284,7 @@ export function sendTestEmail(user: User, subject: TestSubject, address: string)
       subject: `Test notification: ${subject.name}`,
       react: WatchNotification({
         watchName: subject.name,
+        verdict: { tone: "neutral", text: `${EVENT_LABELS["task.test"]} · nothing happened yet` },
         ...rendered({
           title: `Test notification for “${subject.name}”`,
           answer: "This is a test. When the condition of this watch is met, you will get an email like this one.",

@@ -50,3 +50,16 @@ export const toAccount = (event: WatchEvent) =>
 /** What followers of a public watch receive: its findings and their retractions. */
 export const forFollowers = (event: WatchEvent) =>
   event === "task.condition_met" || event === "task.condition_retracted";
+
+/** Each kind of send in words, as people read it: the notification history, the email's verdict strip. */
+export const EVENT_LABELS: Record<SendEvent, string> = {
+  "task.condition_met": "Condition met",
+  "task.condition_retracted": "Retracted",
+  "task.run_failed": "Failing",
+  "task.run_recovered": "Recovered",
+  "account.budget_exhausted": "Monthly checks used up",
+  "task.test": "Test",
+  "email.verification": "Address confirmation",
+  "follow.confirmation": "Follow confirmation",
+  "digest.daily": "Daily digest",
+};

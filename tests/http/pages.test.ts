@@ -110,6 +110,34 @@ describe("a public watch's page", () => {
     expect(html).toContain(">Copy HTML</button>");
   });
 
+  it("says the verdict's state in words: Paused before any check, Met once found (paused or not), the answer once; Follow comes before the findings; cards say the answer", async () => {
+    const query = `Is Python 3.15 out? ${uniqueId("q")}`;
+    await stubs.model.answer(query, decisionFor({ finding_key: "py-1", answer: "Python 3.15.0 shipped today. More." }));
+    const { owner, id, username } = await publicWatch(query);
+    const before = await (await visitor().page(`/w/${id}`)).text();
+    expect(before).toContain('data-state="paused"');
+    expect(before).toContain("It was paused before its first check.");
+    expect(before).not.toMatch(/>(Watching|Not yet)</);
+
+    await runNow(owner.token, id);
+    const html = await (await visitor().page(`/w/${id}`)).text();
+    const card = html.slice(
+      html.indexOf('aria-labelledby="verdict-status verdict"'),
+      html.indexOf('id="follow-title"'),
+    );
+    expect(card).toContain('data-testid="verdict-state">Met</span>');
+    expect(card).toContain(">Yes, per these sources</h2>");
+    // Once on the page (the finding's card does not repeat it); the scripts carry React's copy of the page.
+    const shown = html.replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(shown.match(/Python 3\.15\.0 shipped today\./g)).toHaveLength(1);
+    expect(html.indexOf('id="follow-title"')).toBeLessThan(html.indexOf('id="findings-title"'));
+    for (const list of [`/explore?q=${encodeURIComponent(query)}`, `/u/${username}`]) {
+      const cards = await (await visitor().page(list)).text();
+      expect(cards).toContain('data-testid="latest-answer">Python 3.15.0 shipped today.</p>');
+      expect(cards).toContain('data-testid="verdict-state">Met</span>');
+    }
+  });
+
   it("has an Open Graph image: a PNG of the verdict; 404 for a private watch", async () => {
     const query = `Is the 🦄 release out? ソフト ${uniqueId("q")}`;
     await stubs.model.answer(query, decisionFor({ finding_key: "og-1" }));

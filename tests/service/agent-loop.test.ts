@@ -83,6 +83,10 @@ describe("agent loop end to end", () => {
     const mail = app.stubs.resend.emails()[0];
     expect(mail).toMatchObject({ to: "test@localhost", subject: "PostgreSQL 19 Beta 1 is out" });
     expect(mail.html).toContain("Pause this watch");
+    // The verdict strip first, the sources by their site, and one full-width button to the watch.
+    expect(mail.text).toMatch(/^Condition met · found \d{1,2} \w{3} \d{4}/m);
+    expect(mail.html).toMatch(/>postgresql\.org<\/span>/);
+    expect(mail.html).toMatch(new RegExp(`<a href="[^"]+/dashboard/w/${id}" class="email-button"[^>]*>`));
 
     const sends = await waitFor("two settled send records", async () =>
       settledSends((await call("GET", `/api/v1/notifications/sends?task_id=${id}`)).body, 2),

@@ -118,6 +118,7 @@ describe("retraction", () => {
     expect(hooks[1]!.headers["webhook-id"]).toBe(`msg_${withdrawn.id}_task.condition_retracted`);
     const mail = app.stubs.resend.emails().find((m) => m.subject === "Retracted: Launch announced");
     expect(mail?.to).toBe("test@localhost");
+    expect(mail?.text).toMatch(/^Retracted · \d{1,2} \w{3} \d{4}/m);
     const events = (await sendsOf(id)).sends.map((s: { event: string }) => s.event);
     expect(events.filter((e: string) => e === "task.condition_retracted")).toHaveLength(2); // email + webhook
 
@@ -153,6 +154,7 @@ describe("failure notices", () => {
     const failingMail = app.stubs.resend.emails().find((m) => m.subject === "Your watch “New Monitor” keeps failing");
     expect(failingMail).toMatchObject({ to: "test@localhost" });
     expect(failingMail.html).toContain("What to do");
+    expect(failingMail.text).toMatch(/^Failing · the last 3 checks failed/m);
     expect(
       app.stubs.resend.emails().filter((m) => m.subject === "Your watch “New Monitor” is working again"),
     ).toHaveLength(1);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { serverCaller } from "@/server/api/server-caller";
-import { VerdictPill } from "../../ui/pill";
+import { WatchCard } from "../../ui/watch-card";
 import { Time } from "../../ui/time";
 import { FollowChannels } from "../ui/follow";
 
@@ -20,29 +20,22 @@ export default async function Following() {
         </div>
       </div>
       {follows.length ? (
-        follows.map((f) => (
-          <article className="card" key={f.task.id} data-testid="follow">
-            <div className="spread">
-              <h2 className="card-title">
-                <Link href={`/w/${f.task.id}`}>{f.task.name}</Link>
-              </h2>
-              <VerdictPill status={f.task.resolution.status} />
-            </div>
-            <p className="meta">
-              <span>by @{f.task.owner?.username}</span>
-              {f.task.resolution.since ? (
+        <div className="stack">
+          {follows.map((f) => (
+            <WatchCard
+              key={f.task.id}
+              task={f.task}
+              testId="follow"
+              meta={
                 <span>
-                  found <Time iso={f.task.resolution.since} format="date" />
+                  following since <Time iso={f.created_at} format="date" />
                 </span>
-              ) : null}
-              <span>
-                following since <Time iso={f.created_at} format="date" />
-              </span>
-            </p>
-            <p className="muted small">{f.task.condition_description}</p>
-            <FollowChannels taskId={f.task.id} notifications={f.notifications} />
-          </article>
-        ))
+              }
+            >
+              <FollowChannels taskId={f.task.id} notifications={f.notifications} />
+            </WatchCard>
+          ))}
+        </div>
       ) : (
         <p className="notice">
           You follow no watch yet. <Link href="/explore">Explore public watches</Link> and press Follow on one.

@@ -2,13 +2,12 @@ import Link from "next/link";
 import { z } from "zod";
 import { serverCaller, viewer } from "@/server/api/server-caller";
 import { db } from "@/server/db";
-import { SEND_EVENTS } from "@/server/notify/events";
+import { EVENT_LABELS, SEND_EVENTS, WATCH_EVENTS } from "@/server/notify/events";
 import { NotificationTypeSchema } from "@/server/tasks/schemas";
-import { CHANNELS } from "@/channels";
-import { SendPill } from "../../ui/pill";
+import { CHANNELS, channelOf } from "@/channels";
+import { DeliveryMark } from "../../ui/pill";
 import { Time } from "../../ui/time";
 import { Redeliver } from "../ui/actions";
-import { WebhookSecret } from "../ui/settings";
 
 export const metadata = { title: "Notifications" };
 
@@ -20,6 +19,22 @@ const Filters = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 
+type Send = Awaited<ReturnType<Awaited<ReturnType<typeof serverCaller>>["notifications"]["sends"]>>["sends"][number];
+
+/** A run's notice can be sent again, on any channel (a test send or a confirmation link cannot). */
+const canRedeliver = (s: Send) => s.execution_id !== null && (WATCH_EVENTS as readonly string[]).includes(s.event);
+
+/** Why a delivery did not arrive, as the send record classes it. */
+const FAILURE_WORDS = {
+  refused: "Refused by the destination",
+  unreachable: "Destination unreachable",
+  internal: "Watch's own error",
+} as const;
+
+const eventLabel = (event: string) => EVENT_LABELS[event as keyof typeof EVENT_LABELS] ?? event;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+
 export default async function Notifications({
   searchParams,
 }: {
@@ -28,7 +43,7 @@ export default async function Notifications({
   const { type, task_id, event, page } = Filters.parse(await searchParams);
   const caller = await serverCaller();
   const user = (await viewer())!;
-  const [{ sends, total }, tasks, secret] = await Promise.all([
+  const [{ sends, total }, tasks] = await Promise.all([
     caller.notifications.sends({ notification_type: type, task_id, event, limit: PAGE, offset: (page - 1) * PAGE }),
     // The filter names every watch: their names only (a whole view of each, up to MAX_WATCHES_PER_ACCOUNT, is far more).
     db.task.findMany({
@@ -36,7 +51,6 @@ export default async function Notifications({
       select: { id: true, name: true },
       orderBy: { created_at: "desc" },
     }),
-    caller.users.webhookSecret(),
   ]);
   const names = new Map(tasks.map((t) => [t.id, t.name]));
   const pages = Math.max(1, Math.ceil(total / PAGE));
@@ -47,122 +61,127 @@ export default async function Notifications({
       <div className="page-header">
         <div>
           <h1>Notifications</h1>
-          <p className="lead">Every email, webhook and chat message sent for your watches, and how it went.</p>
+          <p className="lead">Every message Watch sent for your watches, where it went, and whether it arrived.</p>
         </div>
       </div>
-      <section className="card" aria-labelledby="secret-title">
-        <h2 id="secret-title">Webhook signing secret</h2>
-        <p className="muted small">
-          Every webhook is signed with the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme.
-          Verify the <code>webhook-signature</code> header with this secret before trusting a delivery.
-        </p>
-        <WebhookSecret previousExpiresAt={secret.previous_expires_at} />
-      </section>
-      <section className="section" aria-labelledby="deliveries-title">
-        <h2 id="deliveries-title">Delivery history</h2>
-        <form className="inline-form" method="get" aria-label="Filter deliveries">
-          <div className="field fit">
-            <label htmlFor="filter-type">Channel</label>
-            <select id="filter-type" name="type" defaultValue={type ?? ""}>
-              <option value="">All channels</option>
-              {CHANNELS.map((s) => (
-                <option key={s.type} value={s.type}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field fit">
-            <label htmlFor="filter-event">Event</label>
-            <select id="filter-event" name="event" defaultValue={event ?? ""}>
-              <option value="">All events</option>
-              {SEND_EVENTS.map((e) => (
-                <option key={e} value={e}>
-                  {e}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field fit">
-            <label htmlFor="filter-task">Watch</label>
-            <select id="filter-task" name="task_id" defaultValue={task_id ?? ""}>
-              <option value="">All watches</option>
-              {tasks.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="secondary">
-            Filter
-          </button>
-        </form>
-        {sends.length ? (
-          <div className="table-wrap cards section">
-            <table>
-              <caption className="sr-only">Deliveries, newest first ({total} in total)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Watch</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sends.map((s) => (
-                  <tr key={s.id}>
-                    <td data-label="When" className="nowrap">
-                      <Time iso={s.created_at} />
-                    </td>
-                    <td data-label="Watch">
-                      {s.task_id === null ? (
-                        <span className="muted">all watches</span>
-                      ) : names.has(s.task_id) ? (
-                        <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link>
-                      ) : (
-                        <span className="muted">deleted watch</span>
-                      )}
-                    </td>
-                    <td data-label="Event">
-                      {s.event}
-                      {s.attempt > 1 ? ` (attempt ${s.attempt})` : ""}
-                    </td>
-                    <td data-label="Channel">{s.notification_type}</td>
-                    <td data-label="Recipient" className="wide-cell">
-                      {s.recipient}
-                    </td>
-                    <td data-label="Status" className="wide-cell">
-                      <div className="row">
-                        <SendPill status={s.status} />
-                        {s.execution_id ? <Redeliver id={s.id} /> : null}
+      <form className="inline-form" method="get" aria-label="Filter notifications">
+        <div className="field fit">
+          <label htmlFor="filter-type">Channel</label>
+          <select id="filter-type" name="type" defaultValue={type ?? ""}>
+            <option value="">All channels</option>
+            {CHANNELS.map((s) => (
+              <option key={s.type} value={s.type}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field fit">
+          <label htmlFor="filter-event">Event</label>
+          <select id="filter-event" name="event" defaultValue={event ?? ""}>
+            <option value="">All events</option>
+            {SEND_EVENTS.map((e) => (
+              <option key={e} value={e}>
+                {EVENT_LABELS[e]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field fit">
+          <label htmlFor="filter-task">Watch</label>
+          <select id="filter-task" name="task_id" defaultValue={task_id ?? ""}>
+            <option value="">All watches</option>
+            {tasks.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="secondary">
+          Filter
+        </button>
+      </form>
+      {sends.length ? (
+        <div className="table-wrap cards section">
+          <table className="sends">
+            <caption className="sr-only">Notifications, newest first ({total} in total)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th>
+                <th scope="col">Event</th>
+                <th scope="col">Watch</th>
+                <th scope="col">Sent to</th>
+                <th scope="col">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sends.map((s) => (
+                <tr key={s.id} data-status={s.status}>
+                  <td data-label="Delivery" className="wide-cell delivery-cell">
+                    <div className="row">
+                      <DeliveryMark status={s.status} />
+                      {canRedeliver(s) ? <Redeliver id={s.id} /> : null}
+                    </div>
+                    {s.error_message ? (
+                      <div className="sub">
+                        {s.failure ? `${FAILURE_WORDS[s.failure]}: ` : ""}
+                        {s.error_message}
                       </div>
-                      {s.error_message ? <div className="sub">{s.error_message}</div> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="notice section">
-            No deliveries
-            {type || task_id || event ? " match these filters" : " yet: they appear when a watch finds something new"}.
-          </p>
-        )}
-        {pages > 1 ? (
-          <nav className="pager" aria-label="Pages">
-            {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
-            <span className="muted">
-              Page {page} of {pages}
-            </span>
-            {page < pages ? <Link href={link(page + 1)}>Older →</Link> : <span />}
-          </nav>
-        ) : null}
-      </section>
+                    ) : null}
+                    {s.next_attempt_at ? (
+                      <div className="sub" data-testid="next-attempt">
+                        Next try <Time iso={s.next_attempt_at} format="clock" /> (<Time iso={s.next_attempt_at} />)
+                      </div>
+                    ) : null}
+                  </td>
+                  <td data-label="Event">
+                    {eventLabel(s.event)}
+                    {s.attempt > 1 ? <div className="sub">{ordinal(s.attempt)} attempt</div> : null}
+                  </td>
+                  <td data-label="Watch">
+                    {s.task_id === null ? (
+                      <span className="muted">all watches</span>
+                    ) : names.has(s.task_id) ? (
+                      <Link href={`/dashboard/w/${s.task_id}`}>{names.get(s.task_id)}</Link>
+                    ) : (
+                      <span className="muted">a deleted watch</span>
+                    )}
+                  </td>
+                  <td data-label="Sent to" className="wide-cell">
+                    {channelOf(s.notification_type)?.label ?? s.notification_type}
+                    <div className="sub">{s.recipient}</div>
+                  </td>
+                  <td data-label="When" className="nowrap">
+                    <Time iso={s.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="notice section">
+          Nothing
+          {type || task_id || event
+            ? " matches these filters"
+            : " sent yet: messages appear here when a watch finds something new"}
+          .
+        </p>
+      )}
+      {pages > 1 ? (
+        <nav className="pager" aria-label="Pages">
+          {page > 1 ? <Link href={link(page - 1)}>← Newer</Link> : <span />}
+          <span className="muted">
+            Page {page} of {pages}
+          </span>
+          {page < pages ? <Link href={link(page + 1)}>Older →</Link> : <span />}
+        </nav>
+      ) : null}
+      <p className="muted small section">
+        Webhooks are signed (Standard Webhooks): the signing secret is in{" "}
+        <Link href="/dashboard/settings#developers">Settings → Developers</Link>.
+      </p>
     </main>
   );
 }

@@ -3,7 +3,7 @@ import { settingsView } from "@/server/users/settings";
 import { canCreateApiKeys } from "@/server/auth/api-key-service";
 import Link from "next/link";
 import { formatDate } from "@/server/render/dates";
-import { ApiKeys, EmailSettings, UsernameForm } from "../ui/settings";
+import { ApiKeys, EmailSettings, UsernameForm, WebhookSecret } from "../ui/settings";
 
 export const metadata = { title: "Settings" };
 
@@ -12,10 +12,11 @@ export default async function Settings() {
   if (!user) return null;
   const canUseKeys = canCreateApiKeys(user);
   const caller = await serverCaller();
-  const [keys, usage, top] = await Promise.all([
+  const [keys, usage, top, secret] = await Promise.all([
     canUseKeys ? caller.auth.listApiKeys() : [],
     caller.usage.get(),
     caller.usage.byTask({ limit: 5 }),
+    caller.users.webhookSecret(),
   ]);
   const percent = Math.min(100, Math.round((usage.runs / usage.runs_limit) * 100));
   return (
@@ -102,8 +103,9 @@ export default async function Settings() {
           <UsernameForm />
         </section>
       )}
-      <section className="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">API key</h2>
+      <section className="card" aria-labelledby="developers-title" id="developers">
+        <h2 id="developers-title">Developers</h2>
+        <h3 id="keys-title">API key</h3>
         {canUseKeys ? (
           <>
             <p className="muted">
@@ -119,6 +121,14 @@ export default async function Settings() {
             administrator for the developer role if you want to script Watch.
           </p>
         )}
+        <h3 id="secret-title" className="section">
+          Webhook signing secret
+        </h3>
+        <p className="muted">
+          Every webhook is signed with the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme.
+          Verify the <code>webhook-signature</code> header with this secret before trusting a delivery.
+        </p>
+        <WebhookSecret previousExpiresAt={secret.previous_expires_at} />
       </section>
     </main>
   );

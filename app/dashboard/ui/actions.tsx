@@ -1,7 +1,7 @@
 "use client";
 /** The dashboard's buttons: each calls one tRPC procedure, reports the outcome in a toast and refreshes the page. */
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { formatElapsed } from "@/server/render/dates";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
@@ -72,7 +72,18 @@ function Elapsed({ since }: { since: string }) {
  * Run now; while a check is open it is "Running… 0:12" and disabled. A page that had not seen the open check yet
  * gets a 409, explained, with a way to start another one anyway (for a check that looks stuck).
  */
-export function RunNow({ id, runningSince }: { id: string; runningSince: string | null }) {
+export function RunNow({
+  id,
+  runningSince,
+  label = "Run now",
+  secondary,
+}: {
+  id: string;
+  runningSince: string | null;
+  /** "Retry now" where a check failed. */
+  label?: string;
+  secondary?: boolean;
+}) {
   const { busy, run } = useAction();
   const [conflict, setConflict] = useState(false);
   async function execute(force: boolean) {
@@ -89,14 +100,19 @@ export function RunNow({ id, runningSince }: { id: string; runningSince: string 
   }
   if (runningSince && !conflict)
     return (
-      <button type="button" disabled>
+      <button type="button" className={secondary ? "secondary" : undefined} disabled>
         <span className="spinner" aria-hidden /> Running… <Elapsed since={runningSince} />
       </button>
     );
   return (
     <>
-      <button type="button" disabled={busy} onClick={() => execute(false)}>
-        <Icon name="play" /> Run now
+      <button
+        type="button"
+        className={secondary ? "secondary" : undefined}
+        disabled={busy}
+        onClick={() => execute(false)}
+      >
+        <Icon name="play" /> {label}
       </button>
       {conflict ? (
         <div className="notice" data-tone="warn" role="alert">
@@ -111,8 +127,16 @@ export function RunNow({ id, runningSince }: { id: string; runningSince: string 
   );
 }
 
-/** Pause or resume: the state change people make most, next to Run now. */
-export function PauseResume({ id, state }: { id: string; state: "active" | "paused" | "completed" }) {
+/** Pause or resume (reactivate a completed watch): `primary` where it is the first thing to do. */
+export function PauseResume({
+  id,
+  state,
+  primary,
+}: {
+  id: string;
+  state: "active" | "paused" | "completed";
+  primary?: boolean;
+}) {
   const { busy, run } = useAction();
   const [next, label, text] =
     state === "active"
@@ -121,7 +145,7 @@ export function PauseResume({ id, state }: { id: string; state: "active" | "paus
   return (
     <button
       type="button"
-      className="secondary"
+      className={primary ? undefined : "secondary"}
       disabled={busy}
       onClick={() => run(() => trpc.tasks.update.mutate({ id, state: next }), label)}
     >
@@ -131,8 +155,8 @@ export function PauseResume({ id, state }: { id: string; state: "active" | "paus
 }
 
 /**
- * The owner's less frequent actions, in one menu: complete, make public or private, fork, start another check while
- * one looks stuck, delete (asked first).
+ * The owner's less frequent actions, in one menu: complete (or, on a completed watch, one more check), make public or
+ * private, fork, start another check while one looks stuck, delete (asked first).
  */
 export function MoreActions({
   id,
@@ -164,6 +188,13 @@ export function MoreActions({
             onSelect={() => run(() => trpc.tasks.update.mutate({ id, state: "completed" }), "Watch completed")}
           >
             Complete
+          </MenuItem>
+        ) : state === "completed" ? (
+          <MenuItem
+            disabled={busy || running}
+            onSelect={() => run(() => trpc.tasks.execute.mutate({ id }), "Check started")}
+          >
+            Run now
           </MenuItem>
         ) : null}
         <MenuItem
@@ -356,6 +387,60 @@ export function TestConfig({
   );
 }
 
+/** "keep watching" answers, remembered in this browser: per watch and finding, so a new finding asks again. */
+const KEEP_WATCHING = "watch:keep-watching";
+const keepWatchingKey = (id: string, since: string) => `${KEEP_WATCHING}:${id}:${since}`;
+const storageChanged = (notify: () => void) => {
+  window.addEventListener("storage", notify);
+  window.addEventListener(KEEP_WATCHING, notify);
+  return () => {
+    window.removeEventListener("storage", notify);
+    window.removeEventListener(KEEP_WATCHING, notify);
+  };
+};
+
+/**
+ * After a met finding on an active watch, asked once: "Answered — stop watching, or keep watching for changes?". Stop
+ * completes the watch (one click); keep watching hides the question for this finding.
+ */
+export function AnsweredPrompt({ id, since }: { id: string; since: string }) {
+  const { busy, run } = useAction();
+  const key = keepWatchingKey(id, since);
+  // Hidden on the server: only the browser knows whether it was answered already.
+  const answered = useSyncExternalStore(
+    storageChanged,
+    () => localStorage.getItem(key) === "1",
+    () => true,
+  );
+  if (answered) return null;
+  return (
+    <div className="answered notice" role="group" aria-labelledby="answered-title" data-testid="answered-prompt">
+      <p id="answered-title">
+        <strong>Answered</strong> — stop watching, or keep watching for changes?
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => run(() => trpc.tasks.update.mutate({ id, state: "completed" }), "Watch completed")}
+        >
+          Stop watching
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            localStorage.setItem(key, "1");
+            window.dispatchEvent(new Event(KEEP_WATCHING));
+          }}
+        >
+          Keep watching
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function DismissWelcome() {
   const { busy, run } = useAction();
   return (
@@ -387,7 +472,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   );
 }
 
-/** Sends a run's webhook again (same webhook-id); the new attempt appears in the history. */
+/** Sends a run's notice again on the send's channel; the new attempt appears in the history. */
 export function Redeliver({ id }: { id: string }) {
   const { busy, run } = useAction();
   return (

@@ -119,34 +119,76 @@ export function FollowChannels({ taskId, notifications }: { taskId: string; noti
   );
 }
 
-/** Signed out: follow by email; the answer is the same whether or not the address already follows. */
+/**
+ * Signed out: follow by email. The answer is the same whether or not the address already follows; the form then names
+ * the address, and offers to ask again or to use another one.
+ */
 export function FollowByEmail({ taskId }: { taskId: string }) {
   const [email, setEmail] = useState("");
-  const [state, setState] = useState<{ busy?: boolean; done?: string; error?: string }>({});
-  async function submit(e: React.FormEvent) {
-    e.preventDefault();
-    setState({ busy: true });
+  const [state, setState] = useState<{ busy?: boolean; sentTo?: string; again?: boolean; error?: string }>({});
+  async function ask(address: string, again = false) {
+    setState((s) => ({ ...s, busy: true, error: undefined }));
     try {
       const res = await fetch(`/api/v1/public/tasks/id/${taskId}/follow`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: email.trim() }),
+        body: JSON.stringify({ email: address }),
       });
-      const body = (await res.json().catch(() => ({}))) as { message?: string; detail?: unknown };
-      if (res.ok) setState({ done: body.message ?? "Check your inbox to confirm." });
-      else setState({ error: typeof body.detail === "string" ? body.detail : "Please enter a valid email address." });
+      const body = (await res.json().catch(() => ({}))) as { detail?: unknown };
+      if (res.ok) setState({ sentTo: address, again });
+      else
+        setState((s) => ({
+          ...s,
+          busy: false,
+          error: typeof body.detail === "string" ? body.detail : "Please enter a valid email address.",
+        }));
     } catch {
-      setState({ error: "The server could not be reached. Try again." });
+      setState((s) => ({ ...s, busy: false, error: "The server could not be reached. Try again." }));
     }
   }
-  if (state.done)
+  if (state.sentTo)
     return (
-      <p className="notice" role="status">
-        {state.done}
-      </p>
+      <div className="notice stack" role="status" data-testid="follow-sent">
+        <p>
+          <strong>Check your inbox:</strong> a confirmation link is on its way to <strong>{state.sentTo}</strong>.
+          Nothing is sent to it until you confirm.
+        </p>
+        <p className="small muted">
+          {state.again
+            ? "Asked again. Watch sends one link per address and watch at a time: if the first one arrived, it is the one to use."
+            : "Not there in a few minutes? Look in spam, or ask again."}
+        </p>
+        <div className="row">
+          {state.again ? null : (
+            <button
+              type="button"
+              className="secondary small"
+              disabled={state.busy}
+              onClick={() => void ask(state.sentTo!, true)}
+            >
+              Send it again
+            </button>
+          )}
+          <button type="button" className="ghost small" onClick={() => setState({})}>
+            Use another address
+          </button>
+        </div>
+        {state.error ? (
+          <p role="alert" className="field-error">
+            {state.error}
+          </p>
+        ) : null}
+      </div>
     );
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Follow by email">
+    <form
+      className="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void ask(email.trim());
+      }}
+      aria-label="Follow by email"
+    >
       <div className="field">
         <label htmlFor="follow-email">Follow by email</label>
         <input

@@ -7,3 +7,11 @@ export function duration(started: string, completed: string | null): string {
 
 /** "92% sure": said only of a met finding (under a not-met answer a percentage reads as doubt). */
 export const sureness = (confidence: number) => `${Math.round(confidence * 100)}% sure`;
+
+/** A cadence bound in words: "15 min", "6 h", "7 days". */
+export const interval = (minutes: number) =>
+  minutes % 1440 === 0
+    ? `${minutes / 1440} day${minutes === 1440 ? "" : "s"}`
+    : minutes % 60 === 0
+      ? `${minutes / 60} h`
+      : `${minutes} min`;

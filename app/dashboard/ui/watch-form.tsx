@@ -309,7 +309,7 @@ export function WatchForm({
             </select>
             <TestConfig config={webhook} {...testAs} />
           </div>,
-          "Optional. Signed with Standard Webhooks; the secret is under Notifications.",
+          "Optional. Signed with Standard Webhooks; the secret is in Settings → Developers.",
         )}
         <ChannelEditor
           value={v.channels}
@@ -364,41 +364,55 @@ export function WatchForm({
             </select>,
           )}
         </div>
-        <div className="form-row">
-          {field(
-            "min_interval_minutes",
-            "Check at most every",
+        {/* One sentence with two bounds in it: the shortest and the longest wait the agent may pick. */}
+        <div className="field" role="group" aria-labelledby="cadence-label">
+          <span className="label" id="cadence-label">
+            How often to check
+          </span>
+          <p className="cadence">
+            Check as often as every{" "}
             <select
               id="min_interval_minutes"
+              aria-label="Check as often as every"
               value={v.min_interval_minutes}
               onChange={setNumber("min_interval_minutes")}
-              {...described("min_interval_minutes")}
+              aria-invalid={!!errors.min_interval_minutes || undefined}
+              aria-describedby={errors.min_interval_minutes ? "min_interval_minutes-error" : undefined}
             >
               {intervalOptions(v.min_interval_minutes, cadenceFloor).map(([m, label]) => (
                 <option key={m} value={m}>
                   {label}
                 </option>
               ))}
-            </select>,
-          )}
-          {field(
-            "max_interval_minutes",
-            "and at least every",
-            <select
-              id="max_interval_minutes"
-              value={v.max_interval_minutes}
-              onChange={setNumber("max_interval_minutes")}
-              {...described("max_interval_minutes")}
-            >
-              {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
-                <option key={m} value={m}>
-                  {label}
-                </option>
-              ))}
-            </select>,
+            </select>{" "}
+            and at least once every{" "}
+            <span className="nowrap">
+              <select
+                id="max_interval_minutes"
+                aria-label="Check at least once every"
+                value={v.max_interval_minutes}
+                onChange={setNumber("max_interval_minutes")}
+                aria-invalid={!!errors.max_interval_minutes || undefined}
+                aria-describedby={errors.max_interval_minutes ? "max_interval_minutes-error" : undefined}
+              >
+                {intervalOptions(v.max_interval_minutes, cadenceFloor).map(([m, label]) => (
+                  <option key={m} value={m}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              .
+            </span>
+          </p>
+          <p className="hint">The agent picks each next check within these bounds: more often when news looks close.</p>
+          {(["min_interval_minutes", "max_interval_minutes"] as const).map((name) =>
+            errors[name] ? (
+              <p className="field-error" id={`${name}-error`} role="alert" key={name}>
+                {errors[name]}
+              </p>
+            ) : null,
           )}
         </div>
-        <p className="hint">The agent picks each next check itself, within these bounds.</p>
       </fieldset>
 
       {editing ? null : (

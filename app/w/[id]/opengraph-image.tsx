@@ -10,6 +10,7 @@ import { VERDICT_COLORS, verdictImage, verdictSentence } from "@/server/public/v
 import { rateLimitMessage, takeToken } from "@/server/ratelimit";
 import { findVerdict } from "@/server/tasks/reads";
 import { resolutionOf, verdictFor } from "@/server/tasks/views";
+import { VERDICT_STATES } from "../../ui/pill";
 
 export const alt = "The watch's verdict";
 export const size = { width: 1200, height: 630 };
@@ -96,7 +97,7 @@ function VerdictImage(card: {
               borderRadius: 999,
             }}
           >
-            {card.status}
+            {VERDICT_STATES[card.status].word}
           </div>
           <div style={{ display: "flex", fontSize: 46 }}>{card.sentence}</div>
         </div>

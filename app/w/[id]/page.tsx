@@ -92,39 +92,55 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
           <h1>{task.name}</h1>
         </div>
       </div>
-      <VerdictCard resolution={task.resolution} next={nextStep(task)} latest={latestAnswerOf(task)} />
+      {/* The verdict, and beside it (under it on a phone) the way to hear when it changes. */}
+      <div className={task.resolution.status === "resolved" ? undefined : "verdict-layout"}>
+        <VerdictCard
+          verdict={task.verdict}
+          resolution={task.resolution}
+          next={nextStep(task)}
+          latest={latestAnswerOf(task)}
+        />
+        {task.resolution.status === "resolved" ? null : (
+          <aside aria-labelledby="follow-title" className="card follow-card">
+            <h2 id="follow-title">Hear when it changes</h2>
+            <p className="muted small">
+              {isOwner
+                ? "This is your watch: its findings go to your own channels."
+                : "Get its findings, and a note if one is withdrawn. Stop any time."}
+            </p>
+            {reader ? (
+              <div className="row">
+                {isOwner ? (
+                  <a className="button secondary" href={`/dashboard/w/${task.id}`}>
+                    Open in your dashboard
+                  </a>
+                ) : (
+                  <FollowButton taskId={task.id} following={following} email={reader.email} />
+                )}
+                <ForkButton id={task.id} />
+              </div>
+            ) : (
+              <FollowByEmail taskId={task.id} />
+            )}
+            <p className="muted small">
+              Or by <a href={rss}>RSS</a> or <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a>
+              {reader ? null : (
+                <>
+                  {" "}
+                  · <Link href="/sign-in">Sign in to fork it</Link>
+                </>
+              )}
+            </p>
+          </aside>
+        )}
+      </div>
 
-      <FindingsSection taskId={task.id} findings={findings} empty="No findings yet: the condition has not been met." />
-
-      {task.resolution.status === "resolved" ? null : (
-        <section aria-label="Follow this watch" className="section card">
-          <div className="spread">
-            <div>
-              <h2>Hear when it changes</h2>
-              <p className="muted small">
-                {isOwner
-                  ? "This is your watch: its findings go to your own channels."
-                  : "Get its findings, and a note if one is withdrawn. Stop any time."}
-              </p>
-            </div>
-            <div className="row">
-              {isOwner ? (
-                <a className="button secondary" href={`/dashboard/w/${task.id}`}>
-                  Open in your dashboard
-                </a>
-              ) : reader ? (
-                <FollowButton taskId={task.id} following={following} email={reader.email} />
-              ) : null}
-              {reader ? <ForkButton id={task.id} /> : <Link href="/sign-in">Sign in to fork it</Link>}
-            </div>
-          </div>
-          {!isOwner && !reader ? <FollowByEmail taskId={task.id} /> : null}
-          <p className="muted small">
-            Or follow by <a href={rss}>RSS</a> or <a href={`/api/v1/public/tasks/id/${task.id}/feed.json`}>JSON Feed</a>
-            , or fork it with the API: <code>POST /api/v1/tasks/{task.id}/fork</code>
-          </p>
-        </section>
-      )}
+      <FindingsSection
+        taskId={task.id}
+        findings={findings}
+        met={task.resolution.status !== "watching"}
+        empty="No findings yet: the condition has not been met."
+      />
 
       <section className="section" aria-labelledby="about-title">
         <h2 id="about-title">About this watch</h2>
@@ -138,9 +154,29 @@ export default async function PublicWatch({ params }: { params: Promise<{ id: st
             <StatePill state={task.state} />
           </dd>
           <dt>Last checked</dt>
-          <dd>{checking(task) ? "checking now" : <Time iso={task.last_execution?.completed_at} />}</dd>
+          <dd>
+            {task.verdict.state === "first_check" ? (
+              "First check running…"
+            ) : checking(task) ? (
+              "checking now"
+            ) : (
+              <Time iso={task.verdict.as_of} empty="not yet" />
+            )}
+          </dd>
           <dt>Next check</dt>
-          <dd>{checking(task) ? "after this one" : <Time iso={task.next_run} />}</dd>
+          <dd>
+            {checking(task) ? (
+              "after this one"
+            ) : task.state === "active" ? (
+              <Time iso={task.next_run} />
+            ) : (
+              "— (" + task.state + ")"
+            )}
+          </dd>
+          <dt>Fork by API</dt>
+          <dd>
+            <code>POST /api/v1/tasks/{task.id}/fork</code>
+          </dd>
           <dt>Audience</dt>
           <dd>
             {plural(audience.following, "following", "following")}

@@ -1,17 +1,29 @@
 import Link from "next/link";
-import { channelOf } from "@/channels";
 import { DEFAULT_MODEL, KEY_VARIABLE, NO_MODEL_CONFIGURED } from "@/server/agent/config";
 import { serverCaller, viewer } from "@/server/api/server-caller";
-import type { TaskView } from "@/server/tasks/schemas";
+import type { DeliveryView, TaskView } from "@/server/tasks/schemas";
+import { EVENT_LABELS } from "@/server/notify/events";
+import { plural } from "@/server/render/dates";
 import { Markdown, Sources } from "../../../ui/markdown";
 import { FindingsSection } from "../../../ui/finding-card";
 import { ExecutionPill, OutcomePill, Pill, StatePill } from "../../../ui/pill";
 import { Time } from "../../../ui/time";
 import { latestAnswerOf, VerdictCard } from "../../../ui/verdict-card";
-import { LiveRefresh, MoreActions, PauseResume, RunNow, TestSend } from "../../ui/actions";
+import {
+  AnsweredPrompt,
+  CopyButton,
+  LiveRefresh,
+  MoreActions,
+  PauseResume,
+  Redeliver,
+  RunNow,
+  TestSend,
+} from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
-import { failureStreak, isFailing, isOpen, outcomeOf } from "@/lib/outcome";
-import { duration, sureness } from "../../ui/format";
+import { isOpen, outcomeOf } from "@/lib/outcome";
+import { duration, interval, sureness } from "../../ui/format";
+import { DefinitionHistory } from "../../ui/history";
+import { env } from "@/server/env";
 import { ownWatch } from "../../ui/load";
 
 type Execution = NonNullable<TaskView["last_execution"]>;
@@ -67,8 +79,6 @@ function Trust({ execution }: { execution: Execution }) {
   );
 }
 
-type Finding = Awaited<ReturnType<Awaited<ReturnType<typeof serverCaller>>["tasks"]["findings"]>>[number];
-
 const STEP_WORDS = { search: "Searched", read: "Read", decide: "Decided", notify: "Notified" } as const;
 
 /** What a check under way has done so far: each search and page as it happens (the page refreshes every 2 s). */
@@ -105,33 +115,80 @@ const NextCheck = ({ iso }: { iso: string | null }) =>
     </>
   ) : null;
 
-/** Under the verdict: where the standing finding went ("Sent to email, webhook"), or why it was held. */
-function Delivery({ task, standing }: { task: TaskView; standing: Finding | null }) {
-  if (standing?.status === "held")
+/** "failed 3× (HTTP 500)", "retrying, next try 14:05 CET". */
+function DeliveryState({ d }: { d: DeliveryView }) {
+  if (d.state === "retrying")
     return (
-      <p className="small">
-        <Pill tone="warn" testId="verdict-held">
-          met · held
-        </Pill>{" "}
-        Nobody was told: {standing.gate_reason}. <Link href={`/dashboard/w/${task.id}/edit`}>Change the bounds</Link>
-      </p>
+      <span className="delivery-retrying">
+        {d.label} retrying
+        {d.next_attempt_at ? (
+          <>
+            , next try <Time iso={d.next_attempt_at} format="clock" />
+          </>
+        ) : null}
+        {d.error ? ` (${d.error})` : ""}
+      </span>
     );
-  const channels = task.notifications.map((n) => channelOf(n.type)?.label ?? n.type);
   return (
-    <p className="muted small" data-testid="verdict-delivery">
-      {channels.length ? `Sent to ${channels.join(", ")}` : "Kept here: this watch has no channel"}
-      {task.subscriber_count ? ` and ${task.subscriber_count} following` : ""}.{" "}
-      <Link href={`/dashboard/notifications?task_id=${task.id}`}>Delivery history</Link>
-    </p>
+    <span className="delivery-failed">
+      {d.label} failed{d.attempts > 1 ? ` ${d.attempts}×` : ""}
+      {d.error ? ` (${d.error})` : ""}
+    </span>
   );
 }
 
-const interval = (minutes: number) =>
-  minutes % 1440 === 0
-    ? `${minutes / 1440} day${minutes === 1440 ? "" : "s"}`
-    : minutes % 60 === 0
-      ? `${minutes / 60} h`
-      : `${minutes} min`;
+/**
+ * Under the verdict: what became of the latest notice on each channel, from the send records ("Sent to Email, Slack ✓
+ * · Webhook failed 3× (HTTP 500) — Redeliver"). Only the channels that accepted it are "sent to".
+ */
+function DeliveryLine({ task }: { task: TaskView }) {
+  const delivery = task.delivery ?? [];
+  const following = task.subscriber_count ? ` · ${plural(task.subscriber_count, "follower")}` : "";
+  const history = (
+    <Link href={`/dashboard/notifications?task_id=${task.id}`} className="quiet-link">
+      Delivery history
+    </Link>
+  );
+  if (!delivery.length)
+    return (
+      <p className="muted small" data-testid="verdict-delivery">
+        {task.verdict.state === "first_check"
+          ? "Nothing sent yet: the first check is still running."
+          : task.notifications.length
+            ? "Nothing sent yet: a notice goes out when the agent finds something new."
+            : "Kept here: this watch has no channel."}
+        {following}
+      </p>
+    );
+  const event = delivery[0]!.event;
+  const sent = delivery.filter((d) => d.state === "delivered").map((d) => d.label);
+  const other = delivery.filter((d) => d.state !== "delivered");
+  return (
+    <p className="small delivery-line" data-testid="verdict-delivery">
+      {event === "task.condition_met" ? null : (
+        <span className="muted">{EVENT_LABELS[event as keyof typeof EVENT_LABELS] ?? event} notice: </span>
+      )}
+      {sent.length ? (
+        <span className="delivered">
+          Sent to {sent.join(", ")} <span aria-label="delivered">✓</span>
+        </span>
+      ) : null}
+      {other.map((d) => (
+        <span key={d.channel}>
+          {sent.length || d !== other[0] ? " · " : ""}
+          <DeliveryState d={d} />
+          {d.state === "failed" ? (
+            <>
+              {" — "}
+              <Redeliver id={d.send_id} />
+            </>
+          ) : null}
+        </span>
+      ))}
+      <span className="muted">{following}</span> · {history}
+    </p>
+  );
+}
 
 const PROVIDER_NAMES = {
   google: "Gemini with Google Search",
@@ -174,10 +231,22 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
     caller.tasks.history({ id, limit: 20, offset: 0 }),
     viewer(),
   ]);
-  const failing = failureStreak(executions);
   const latest = executions[0] ?? null;
   const running = isOpen(latest);
   const answered = executions.find((e) => e.status === "success");
+  const v = task.verdict;
+  const edit = `/dashboard/w/${task.id}/edit`;
+  const runNow = (label?: string, secondary?: boolean) => (
+    <RunNow id={task.id} runningSince={running ? latest!.started_at : null} label={label} secondary={secondary} />
+  );
+  // The one thing to do first: Resume a paused watch, Reactivate a completed one, else Run now.
+  // A watch that can't check offers Retry now in its verdict: Run now steps back here.
+  const primary =
+    task.state === "active" ? (
+      runNow(undefined, v.state === "cant_check")
+    ) : (
+      <PauseResume id={task.id} state={task.state} primary />
+    );
   return (
     <main className="wide">
       <Link className="breadcrumb" href="/dashboard">
@@ -189,17 +258,15 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
           <div className="meta plain row">
             <StatePill state={task.state} />
             {task.is_public ? <Pill tone="accent">public</Pill> : null}
-            <span>
-              Last result <OutcomePill outcome={outcomeOf(latest)} />
-            </span>
           </div>
         </div>
         <div className="actions" role="group" aria-label="Watch actions">
-          <RunNow id={task.id} runningSince={running ? latest!.started_at : null} />
-          <Link className="button secondary" href={`/dashboard/w/${task.id}/edit`}>
+          {primary}
+          {task.state === "paused" ? runNow(undefined, true) : null}
+          <Link className="button secondary" href={edit}>
             Edit
           </Link>
-          <PauseResume id={task.id} state={task.state} />
+          {task.state === "active" ? <PauseResume id={task.id} state={task.state} /> : null}
           <MoreActions
             id={task.id}
             state={task.state}
@@ -210,50 +277,62 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
         </div>
       </div>
       {task.is_public ? (
-        <p className="muted small">
-          Public page: <Link href={`/w/${task.id}`}>/w/{task.id}</Link> ·{" "}
+        <p className="muted small row public-link" data-testid="public-link">
+          <span>
+            Public page: <Link href={`/w/${task.id}`}>{task.name}</Link>{" "}
+            <span className="path">
+              {new URL(env.APP_URL).host}/w/{task.id.slice(0, 8)}…
+            </span>
+          </span>
+          <CopyButton text={`${env.APP_URL}/w/${task.id}`} label="Copy link" />
           <a href={`/api/v1/public/tasks/id/${task.id}/rss`}>RSS feed</a>
         </p>
       ) : null}
       <LiveRefresh active={running} />
-      {isFailing(failing) ? (
-        <div className="notice banner-failing" role="alert" data-testid="failing-banner">
-          <p>
-            <strong>This watch is failing: its last {failing} checks failed.</strong> It keeps retrying (at most every 3
-            hours) and you were emailed once; you will be emailed again when a check works.
-          </p>
-          <p className="small">
-            Latest error:{" "}
-            {latest?.status === "failed"
-              ? latest.error_message
-              : executions.find((e) => e.status === "failed")?.error_message}
-          </p>
-        </div>
-      ) : null}
 
       <VerdictCard
+        verdict={v}
         resolution={task.resolution}
+        owner
         confidence={answered?.result?.condition_met ? answered.result.confidence : null}
         latest={answered ? latestAnswerOf({ last_execution: answered }) : null}
         next={running ? "A check is running now." : task.state === "active" ? <NextCheck iso={task.next_run} /> : null}
+        actions={
+          v.state === "cant_check" ? (
+            <>
+              {v.failure === "yours" ? (
+                <Link className="button" href={edit}>
+                  Change the watch
+                </Link>
+              ) : (
+                runNow("Retry now")
+              )}
+              <PauseResume id={task.id} state={task.state} />
+            </>
+          ) : v.state === "held" ? (
+            <Link className="button secondary" href={edit}>
+              Change bounds
+            </Link>
+          ) : v.state === "met" && task.state === "active" && task.resolution.since ? (
+            <AnsweredPrompt id={task.id} since={task.resolution.since} />
+          ) : null
+        }
       >
-        <Delivery task={task} standing={findings.find((f) => f.status !== "retracted") ?? null} />
+        <DeliveryLine task={task} />
       </VerdictCard>
+      {v.state === "cant_check" && latest?.error_message === NO_MODEL_CONFIGURED ? <NoModelHint /> : null}
 
       {running && latest ? <LiveSteps execution={latest} /> : null}
-      {latest?.status === "failed" ? (
-        latest.error_message === NO_MODEL_CONFIGURED ? (
-          <NoModelHint />
-        ) : (
-          <p className="notice section" data-tone="danger" role="alert">
-            The last check failed: {latest.error_message}
-          </p>
-        )
+      {latest?.status === "failed" && v.state !== "cant_check" ? (
+        <p className="notice section" data-tone="warn" role="status">
+          The last check failed ({latest.error_message}); the next check tries again.
+        </p>
       ) : null}
 
       <FindingsSection
         taskId={task.id}
         findings={findings}
+        met={task.resolution.status !== "watching"}
         empty="Nothing yet: every new finding appears here once, with each check that confirms it."
       />
 
@@ -344,23 +423,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
 
       <section aria-labelledby="changes-title" id="history" className="section">
         <h2 id="changes-title">Definition history</h2>
-        {history.length ? (
-          <ul className="changes">
-            {history.map((h) => (
-              <li key={h.at}>
-                <Time iso={h.at} />:{" "}
-                {Object.entries(h.changes).map(([field, c], i) => (
-                  <span key={field} className="small">
-                    {i ? "; " : ""}
-                    <code>{field}</code> {JSON.stringify(c.from)} → {JSON.stringify(c.to)}
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">Unchanged since it was created.</p>
-        )}
+        <DefinitionHistory entries={history} />
       </section>
 
       <section aria-labelledby="history-title" className="section">
@@ -379,7 +442,7 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                 </tr>
               </thead>
               <tbody>
-                {executions.map((e) => (
+                {executions.map((e, i) => (
                   <tr key={e.id}>
                     <td data-label="Started" className="nowrap">
                       <Time iso={e.started_at} />
@@ -392,7 +455,12 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                       {duration(e.started_at, e.completed_at)}
                     </td>
                     <td data-label="Details" className="wide-cell">
-                      {e.error_message ?? e.result?.next_run_reason ?? ""}
+                      {/* A failure repeated run after run is said once, at the newest of its runs. */}
+                      {e.error_message && e.error_message === executions[i - 1]?.error_message ? (
+                        <span className="muted">the same error</span>
+                      ) : (
+                        (e.error_message ?? e.result?.next_run_reason ?? "")
+                      )}
                     </td>
                   </tr>
                 ))}
