@@ -109,7 +109,9 @@ async function ranOnce(mcp: Mcp, id: string) {
     "the check",
     async () => {
       const w = (await mcp.tool("get_watch", { id })).structuredContent;
-      return w.last_execution?.status === "success" && w;
+      // Its notice tried too, when it had one: the delivery state is part of the watch's view.
+      const tried = !w.last_execution?.condition_met || w.delivery.length > 0;
+      return w.last_execution?.status === "success" && tried && w;
     },
     30_000,
   );
