@@ -346,7 +346,8 @@ export async function latestDeliveries(taskId: string, userId: string) {
       event: s.event,
       state: deliveryState(s),
       failure: s.status === "sent" ? null : s.failure,
-      error: s.status === "sent" ? null : s.error_message,
+      // An attempt under way (claimed, not settled) has no error to tell yet.
+      error: s.status === "sent" || s.error_message === INTERRUPTED ? null : s.error_message,
       attempts: s.attempt,
       last_attempt_at: s.created_at.toISOString(),
       next_attempt_at: s.next_attempt_at?.toISOString() ?? null,

@@ -110,7 +110,12 @@ async function ranOnce(mcp: Mcp, id: string) {
     async () => {
       const w = (await mcp.tool("get_watch", { id })).structuredContent;
       // Its notice tried too, when it had one: the delivery state is part of the watch's view.
-      const tried = !w.last_execution?.condition_met || w.delivery.length > 0;
+      const tried =
+        !w.last_execution?.condition_met ||
+        (w.delivery.length > 0 &&
+          w.delivery.every(
+            (d: { state: string; next_attempt_at: string | null }) => d.state !== "retrying" || d.next_attempt_at,
+          ));
       return w.last_execution?.status === "success" && tried && w;
     },
     30_000,

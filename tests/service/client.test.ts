@@ -37,6 +37,8 @@ describe("SDK with an API key", () => {
   });
 
   it("notify takes the new channels as configs or Apprise URLs; reads show their secrets redacted", async () => {
+    // An account of its own: the next test counts its account's watches.
+    const sdk = createClient({ apiKey: (await newApiKeyUser()).apiKey, baseUrl: app.url });
     const created = await sdk
       .watch("Matrix 2.0 spec")
       .notify({
