@@ -11,6 +11,7 @@ import { openApiDocument } from "@/server/api/openapi";
 import { appRouter } from "@/server/api/root";
 import { defineTools, TOOLS } from "@/server/mcp/tools";
 import { CreatedTaskSchema, CreateTaskInput } from "@/server/tasks/schemas";
+import { CHANNELS } from "@/channels/list";
 
 type Schema = {
   $ref?: string;
@@ -94,6 +95,20 @@ describe("MCP tools", () => {
     expect(create.inputSchema.properties).toHaveProperty("labels", { type: "array", items: { type: "string" } });
     expect(create.outputSchema!.properties).toHaveProperty("labels");
     expect(create.outputSchema!.required).toContain("labels");
+  });
+
+  it("take every listed channel in create_watch, each channel's example config valid as the tool's argument", () => {
+    const validate = new AjvJsonSchemaValidator().getValidator(tools.get("create_watch")!.tool.inputSchema);
+    for (const channel of CHANNELS) {
+      const args = {
+        search_query: "q",
+        condition_description: "c",
+        notifications: [{ type: channel.type, ...channel.example }],
+      };
+      expect(validate(args), channel.type).toMatchObject({ valid: true });
+    }
+    const unknown = { search_query: "q", condition_description: "c", notifications: [{ type: "carrier-pigeon" }] };
+    expect(validate(unknown)).toMatchObject({ valid: false });
   });
 
   it("have schemas that stand alone and compile in the SDK client's validator", () => {
