@@ -12,6 +12,7 @@ import { appRouter } from "@/server/api/root";
 import { defineTools, TOOLS } from "@/server/mcp/tools";
 import { CreatedTaskSchema, CreateTaskInput } from "@/server/tasks/schemas";
 import { CHANNELS } from "@/channels/list";
+import { parseNotifications } from "@/server/tasks/notifications";
 
 type Schema = {
   $ref?: string;
@@ -97,18 +98,14 @@ describe("MCP tools", () => {
     expect(create.outputSchema!.required).toContain("labels");
   });
 
-  it("take every listed channel in create_watch, each channel's example config valid as the tool's argument", () => {
-    const validate = new AjvJsonSchemaValidator().getValidator(tools.get("create_watch")!.tool.inputSchema);
+  it("offer every listed channel in create_watch: named to the assistant, its example config accepted", () => {
+    const notifications = tools.get("create_watch")!.tool.inputSchema.properties!.notifications as {
+      description: string;
+    };
     for (const channel of CHANNELS) {
-      const args = {
-        search_query: "q",
-        condition_description: "c",
-        notifications: [{ type: channel.type, ...channel.example }],
-      };
-      expect(validate(args), channel.type).toMatchObject({ valid: true });
+      expect(notifications.description, channel.type).toContain(channel.type);
+      expect(parseNotifications([{ type: channel.type, ...channel.example }]), channel.type).toHaveLength(1);
     }
-    const unknown = { search_query: "q", condition_description: "c", notifications: [{ type: "carrier-pigeon" }] };
-    expect(validate(unknown)).toMatchObject({ valid: false });
   });
 
   it("have schemas that stand alone and compile in the SDK client's validator", () => {
