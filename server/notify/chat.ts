@@ -17,6 +17,7 @@ import { noticeContent } from "./content";
 import {
   claimAttempt,
   loadDelivery,
+  retryWait,
   settleAttempt,
   type ChannelDelivery,
   type Delivery,
@@ -113,12 +114,15 @@ export async function attemptDelivery<T extends { user: User; audience: string }
   });
   if ("existing" in claim) return { status: claim.existing.status, retry: false, claimed: true };
   const sent = await a.send(d, target);
-  await settleAttempt(claim.id, sent.status, sent.error);
-  return {
+  const outcome: DeliveryOutcome = {
     status: sent.status,
     retry: sent.status === "failed" && !sent.permanent && a.attempt <= RETRY_DELAYS_MS.length,
     retryAfterMs: sent.retryAfterMs,
   };
+  // The outcome and the next attempt are written together, so the record never reads as failed for good in between.
+  const wait = retryWait(outcome, a.attempt, RETRY_DELAYS_MS);
+  await settleAttempt(claim.id, sent.status, sent.error, wait === null ? null : new Date(Date.now() + wait));
+  return outcome;
 }
 
 /** The operator's settings a channel declared (e.g. TELEGRAM_API_URL), from the server's configuration. */

@@ -234,10 +234,16 @@ export function claimAttempt(
   });
 }
 
-export async function settleAttempt(id: string, status: SendStatus, error: string | null) {
+/** Records how an attempt went and, when another is planned, when it is due. */
+export async function settleAttempt(
+  id: string,
+  status: SendStatus,
+  error: string | null,
+  nextAttemptAt: Date | null = null,
+) {
   const { notification_type } = await db.notificationSend.update({
     where: { id },
-    data: { status, error_message: error, failure: deliveryFailure(status, error) },
+    data: { status, error_message: error, failure: deliveryFailure(status, error), next_attempt_at: nextAttemptAt },
     select: { notification_type: true },
   });
   countDelivery(notification_type, status);

@@ -5,6 +5,7 @@
  * on each channel (retrying with its next attempt, failed with its class, delivered after a redelivery).
  */
 import { describe, expect, it } from "vitest";
+import { deliveryOf } from "@/server/notify/channels";
 import { channelDelivery } from "@/server/runs/workflow";
 import { readVerdict } from "@/server/tasks/reads";
 import type { Notice } from "@/server/notify/events";
@@ -367,6 +368,16 @@ describe("delivery", () => {
     expect(after.delivery).toMatchObject([{ state: "delivered", attempts: 5, send_id: again.body.id }]);
     expect(after.delivery_failed).toBe(false);
     expect((await o.list("state=failing")).names).toEqual([]);
+  });
+
+  it("reads a failed attempt as retrying from the moment it is recorded, with its next attempt", async () => {
+    const { run, delivery } = await notified("/inbox-settle");
+    app.stubs.receiver.reply("/inbox-settle", () => ({ status: 503, text: "busy" }));
+    // The attempt alone, without the workflow step that follows it.
+    await deliveryOf("webhook")!.deliver(run, { event: "task.condition_met" } as Notice, 1);
+    expect((await delivery()).delivery).toMatchObject([
+      { state: "retrying", failure: "unreachable", attempts: 1, next_attempt_at: expect.any(String) },
+    ]);
   });
 
   it("classes a 400 as refused, and email without a Resend key as Watch's own failure", async () => {
