@@ -65,39 +65,27 @@ export default async function Notifications({
         </div>
       </div>
       <form className="inline-form" method="get" aria-label="Filter notifications">
-        <div className="field fit">
-          <label htmlFor="filter-type">Channel</label>
-          <select id="filter-type" name="type" defaultValue={type ?? ""}>
-            <option value="">All channels</option>
-            {CHANNELS.map((s) => (
-              <option key={s.type} value={s.type}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field fit">
-          <label htmlFor="filter-event">Event</label>
-          <select id="filter-event" name="event" defaultValue={event ?? ""}>
-            <option value="">All events</option>
-            {SEND_EVENTS.map((e) => (
-              <option key={e} value={e}>
-                {EVENT_LABELS[e]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field fit">
-          <label htmlFor="filter-task">Watch</label>
-          <select id="filter-task" name="task_id" defaultValue={task_id ?? ""}>
-            <option value="">All watches</option>
-            {tasks.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          name="type"
+          label="Channel"
+          all="All channels"
+          value={type}
+          options={CHANNELS.map((c) => [c.type, c.label])}
+        />
+        <FilterSelect
+          name="event"
+          label="Event"
+          all="All events"
+          value={event}
+          options={SEND_EVENTS.map((e) => [e, EVENT_LABELS[e]])}
+        />
+        <FilterSelect
+          name="task_id"
+          label="Watch"
+          all="All watches"
+          value={task_id}
+          options={tasks.map((t) => [t.id, t.name])}
+        />
         <button type="submit" className="secondary">
           Filter
         </button>
@@ -183,5 +171,29 @@ export default async function Notifications({
         <Link href="/dashboard/settings#developers">Settings → Developers</Link>.
       </p>
     </main>
+  );
+}
+
+/** One of the list's filters: a labelled select whose first option shows everything. */
+function FilterSelect(p: {
+  name: string;
+  label: string;
+  all: string;
+  value: string | undefined;
+  options: [value: string, label: string][];
+}) {
+  const id = `filter-${p.name}`;
+  return (
+    <div className="field fit">
+      <label htmlFor={id}>{p.label}</label>
+      <select id={id} name={p.name} defaultValue={p.value ?? ""}>
+        <option value="">{p.all}</option>
+        {p.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
