@@ -34,7 +34,8 @@ if (dir) {
       return compile.call(this, content, filename);
     }
     if (!cachedData || script.cachedDataRejected) compiled.push({ key, script });
-    const require = Object.assign(this.require.bind(this), {
+    // Looked up at each call, as Node.js's own require does: Next.js patches Module.prototype.require after start.
+    const require = Object.assign((id) => this.require(id), {
       resolve: Object.assign((request, options) => Module._resolveFilename(request, this, false, options), {
         paths: (request) => Module._resolveLookupPaths(request, this),
       }),
