@@ -1,5 +1,6 @@
 /** Starts the built server (scripts/start.mjs) on a free port with a fresh embedded database. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -95,6 +96,13 @@ export async function startServer(
   }
 }
 
+/** Where test servers keep the code cache of the modules they load (./compile-cache.mjs): one per build of this checkout. */
+const compileCaches = path.join(
+  os.tmpdir(),
+  `watch-test-compile-cache-${crypto.createHash("sha1").update(root).digest("hex").slice(0, 8)}`,
+);
+const buildId = () => fs.readFileSync(path.join(root, ".next/BUILD_ID"), "utf8").trim();
+
 async function launch(env: Record<string, string | undefined>, dataDir: string, port: number) {
   const databaseUrl = env.DATABASE_URL;
   let out = "";
@@ -108,7 +116,11 @@ async function launch(env: Record<string, string | undefined>, dataDir: string, 
       HOSTNAME: "127.0.0.1",
       DATA_DIR: dataDir,
       WEBHOOK_ALLOW_PRIVATE: "1",
+      WATCH_TEST_COMPILE_CACHE: path.join(compileCaches, buildId()),
       ...env,
+      NODE_OPTIONS: [`--import ${path.join(import.meta.dirname, "compile-cache.mjs")}`, env.NODE_OPTIONS]
+        .filter(Boolean)
+        .join(" "),
     } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -170,7 +182,7 @@ export function ensureBuild() {
     "proxy.ts",
     "next.config.mjs",
   ]);
-  if (builtAt > newest.at) return;
+  if (builtAt > newest.at) return pruneCompileCaches();
   console.log(
     builtAt
       ? `HTTP tests: ${path.relative(root, newest.file)} changed since the last production build: running next build first.`
@@ -185,6 +197,14 @@ export function ensureBuild() {
   });
   if (r.status !== 0) throw new Error("next build failed");
   console.log(`next build took ${Math.round((Date.now() - started) / 1000)} s`);
+  pruneCompileCaches();
+}
+
+/** The code caches of earlier builds are of no more use. */
+function pruneCompileCaches() {
+  const current = buildId();
+  for (const e of fs.existsSync(compileCaches) ? fs.readdirSync(compileCaches) : [])
+    if (e !== current) fs.rmSync(path.join(compileCaches, e), { recursive: true, force: true });
 }
 
 function newestSource(entries: string[]) {

@@ -17,7 +17,6 @@ import {
   stubbedServiceEnv,
   type StubDecision,
 } from "../helpers/stubs/model";
-import { startStub } from "../helpers/stubs/http";
 import { newestLink, startResendStub } from "../helpers/stubs/receivers";
 import { settledSends, waitFor } from "../helpers/wait";
 
@@ -27,6 +26,8 @@ let model: Awaited<ReturnType<typeof startModelStub>>;
 let searx: Awaited<ReturnType<typeof startSearxStub>>;
 let resend: Awaited<ReturnType<typeof startResendStub>>;
 const answers = new Map<string, StubDecision>();
+/** While set, the file's Resend holds every email until it settles: a provider slow to answer. */
+let resendHold: Promise<void> | undefined;
 const serverVars = () => ({
   ...serverEnv(server().clerkPublicPem, server().stubs.clerk),
   ...stubbedServiceEnv({ model, searx, resend }),
@@ -40,7 +41,10 @@ beforeAll(async () => {
     (query) => answers.get(query) ?? decisionFor({ condition_met: false, finding_key: null }),
   );
   searx = await startSearxStub();
-  resend = await startResendStub();
+  resend = await startResendStub(async () => {
+    await resendHold;
+    return { json: { id: `email_${Date.now()}` } };
+  });
   own = await startServer(serverVars());
 });
 
@@ -50,7 +54,6 @@ afterAll(async () => {
 });
 
 type Opts = { auth?: string; body?: unknown; headers?: Record<string, string> };
-type ResendEmail = { to: string; subject: string; html: string; text: string };
 const api = (method: string, path: string, opts: Opts = {}) => call(method, path, { base: own.url, ...opts });
 
 async function signIn(username?: string) {
@@ -362,35 +365,14 @@ describe("a follow's confirmation", () => {
     "is sent after the answer, whether the address is new, pending or confirmed, and still sent when the server is killed after answering",
     { timeout: 240_000 },
     async () => {
-      // A Resend that holds every email until released.
+      // The provider holds every email until released.
       let release = () => {};
-      const held = new Promise<void>((r) => (release = r));
-      const slow = await startStub(async (req) => {
-        if (req.method !== "POST" || !req.url.startsWith("/emails")) return { status: 404, json: {} };
-        await held;
-        return { json: { id: `email_${Date.now()}` } };
-      });
-      const emails = () =>
-        slow.requests.filter((r) => r.url.startsWith("/emails")).map((r) => JSON.parse(r.body) as ResendEmail);
-      const to = (address: string) => emails().filter((m) => m.to === address);
-      const vars = { ...serverVars(), RESEND_BASE_URL: slow.url };
-      let mine = await startServer(vars);
+      resendHold = new Promise<void>((r) => (release = r));
+      const to = (address: string) => mailbox(new RegExp(`^${address.replace(/\./g, "\\.")}$`));
       try {
-        const on = (method: string, path: string, opts: Opts = {}) => call(method, path, { base: mine.url, ...opts });
-        const token = await mintSessionToken(await testClerkKeys(), uniqueId("user"));
-        expect((await on("POST", "/auth/sync-user", { auth: token })).status).toBe(200);
-        expect(
-          (await on("PATCH", "/api/v1/users/me/username", { auth: token, body: { username: username() } })).status,
-        ).toBe(200);
-        const created = await on("POST", "/api/v1/tasks", {
-          auth: token,
-          body: { search_query: "confirmations after the answer", state: "paused" },
-        });
-        const id = created.body.id as string;
-        expect(
-          (await on("PATCH", `/api/v1/tasks/${id}/visibility`, { auth: token, body: { is_public: true } })).status,
-        ).toBe(200);
-        const followOn = (email: string) => on("POST", `/api/v1/public/tasks/id/${id}/follow`, { body: { email } });
+        const owner = await signIn(username());
+        const id = await watch(owner, { search_query: "confirmations after the answer" });
+        const followOn = (email: string) => follow(id, email);
 
         // A new address: answered while its email is still held by the provider (the answer never waits for it).
         const first = await followOn("first@example.com");
@@ -403,9 +385,9 @@ describe("a follow's confirmation", () => {
         expect(to("second@example.com")).toHaveLength(0);
 
         // Killed after answering: the second confirmation was owed, and is sent at the next start.
-        await mine.kill();
+        await own.kill();
         release();
-        mine = await startAgain(mine, vars);
+        own = await startAgain(own, serverVars());
         const [mail] = await waitFor("the second confirmation, after the restart", async () => {
           const mails = to("second@example.com");
           return mails.length > 0 && mails;
@@ -415,7 +397,7 @@ describe("a follow's confirmation", () => {
 
         // Confirmed: the same answer again, and nothing sent.
         const link = newestLink([mail!], "second@example.com", "/follow/confirm")!;
-        const confirmed = await on("POST", "/api/v1/public/follows/confirm", {
+        const confirmed = await api("POST", "/api/v1/public/follows/confirm", {
           body: { token: link.searchParams.get("token") },
         });
         expect(confirmed.body).toEqual({ task_id: id, email: "second@example.com" });
@@ -424,8 +406,7 @@ describe("a follow's confirmation", () => {
         expect(to("second@example.com")).toHaveLength(1);
       } finally {
         release();
-        await mine.stop();
-        await slow.close();
+        resendHold = undefined;
       }
     },
   );

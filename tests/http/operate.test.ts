@@ -14,12 +14,26 @@ import { parseExposition, sampleValue } from "../helpers/prometheus";
 import { waitFor } from "../helpers/wait";
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
-/** How long the stub model takes to answer: a run is under way that long. */
-const ANSWER_MS = 4000;
+
+/**
+ * The model's answers held back for the watches a test names (by search query), until it lets them go: a run is under
+ * way, in the middle of its agent step, for as long as the test needs, whatever the machine's speed.
+ */
+const held = new Map<string, { release: () => void; released: Promise<void>; isReleased: () => boolean }>();
+function holdAnswer(query: string) {
+  let release!: () => void;
+  let done = false;
+  const released = new Promise<void>((r) => (release = () => ((done = true), r())));
+  const gate = { release, released, isReleased: () => done };
+  held.set(query, gate);
+  return gate;
+}
 
 type Stubs = Awaited<ReturnType<typeof startStubs>>;
 async function startStubs() {
-  const model = await startModelStub(() => decisionFor({ condition_met: true }), { answerDelayMs: ANSWER_MS });
+  const model = await startModelStub(() => decisionFor({ condition_met: true }), {
+    beforeAnswer: async (query) => held.get(query)?.released,
+  });
   const searx = await startSearxStub();
   const resend = await startResendStub();
   const webhook = await startWebhookReceiver();
@@ -302,21 +316,24 @@ describe("operating a server", () => {
       const { call } = at(server);
       expect((await call("GET", "/api/health/ready")).status).toBe(200);
       const calls = stubs.model.calls();
+      const answer = holdAnswer("Shutdown run");
       // Run at once by the create itself (an active watch created otherwise is also due at once: two starts would race).
       const id = (await runNow(call, "Shutdown run")).id;
-      // The model's answer (its second call) is on its way: the run is in the middle of its agent step.
+      // The model's answer (its second call) is held back: the run is in the middle of its agent step.
       await waitFor("the agent step", async () => stubs.model.calls() >= calls + 2);
-      const stopping = Date.now();
       server.process.kill("SIGTERM");
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor("the shutdown", async () => /SIGTERM: shutting down/.test(server.output()));
       const ready = await call("GET", "/api/health/ready");
       expect(ready.status).toBe(503);
       expect(ready.body).toEqual({ status: "stopping" });
       expect((await call("GET", "/api/v1/tasks", { auth: apiKey })).status).toBe(503);
+      // The process waits for the run: still there while the answer is held, gone with 0 once the run has finished.
+      expect(server.process.exitCode).toBeNull();
+      answer.release();
       const code = await server.stop();
       expect(code).toBe(0);
-      expect(Date.now() - stopping).toBeLessThan(35_000);
       expect(server.output()).not.toMatch(/still under way/);
+      expect(server.output()).toMatch(/SIGTERM: shutting down[^]*"msg":"stopped"/);
 
       // Started with a short grace period, which the next test needs (this one only reads).
       server = await startServer(
@@ -336,12 +353,14 @@ describe("operating a server", () => {
     // The server the previous test started again, with SHUTDOWN_GRACE_MS=1000.
     const { call } = at(server);
     const calls = stubs.model.calls();
+    const answer = holdAnswer("Cut short");
     const id = (await runNow(call, "Cut short")).id;
     await waitFor("the agent step", async () => stubs.model.calls() >= calls + 2);
-    const stopping = Date.now();
+    // The process ends after its grace period with the model's answer still held back: it did not wait for the run.
     expect(await server.stop()).toBe(0);
-    expect(Date.now() - stopping).toBeLessThan(ANSWER_MS);
+    expect(answer.isReleased()).toBe(false);
     expect(server.output()).toMatch(/1 run\(s\) still under way: they resume at the next start/);
+    answer.release();
 
     server = await startServer(
       { ...stubbedServiceEnv(stubs), DATABASE_URL: server.databaseUrl },

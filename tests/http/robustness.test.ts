@@ -95,16 +95,19 @@ describe("before any route", () => {
   });
 });
 
+/** The file's own server: the front's tests below, then the durability test, which kills it (starts cost seconds). */
+let own: RunningServer;
+beforeAll(async () => {
+  own = await startServer({ SERVICE_NOAUTH: "1" });
+});
+afterAll(async () => {
+  await own?.stop();
+});
+/** Neither a client gone mid-body nor a refused body is an error worth a log line. */
+const quietSoFar = () => expect(own.output()).not.toMatch(/Error|⨯/);
+
 describe("a server of its own", () => {
-  let own: RunningServer;
-  beforeAll(async () => {
-    own = await startServer({ SERVICE_NOAUTH: "1" });
-  });
-  // Neither a client gone mid-body nor a refused body is an error worth a log line.
-  afterAll(async () => {
-    await own?.stop();
-    expect(own.output()).not.toMatch(/Error|⨯/);
-  });
+  afterAll(quietSoFar);
 
   it("takes a client that hangs up mid-body quietly", { timeout: 60_000 }, async () => {
     await new Promise<void>((resolve) => {
@@ -182,9 +185,10 @@ describe("a server of its own", () => {
 describe("embedded database durability", () => {
   it(
     "survives SIGKILL during writes, shuts down cleanly on SIGTERM, refuses a second server on the same data or port",
-    { timeout: 300_000 }, // five starts, each tens of seconds on a busy machine
+    { timeout: 300_000 }, // four starts, each tens of seconds on a busy machine
     async () => {
-      const first = await startServer({ SERVICE_NOAUTH: "1" });
+      quietSoFar();
+      const first = own;
       const created: string[] = [];
       for (let i = 0; i < 5; i++)
         created.push(

@@ -1,7 +1,9 @@
 /** Stubs for delivery: the Resend API (RESEND_BASE_URL) and a webhook receiver. */
 import { startStub, type StubReply, type StubRequest } from "./http";
 
-export async function startResendStub(reply: () => StubReply = () => ({ json: { id: `email_${Date.now()}` } })) {
+export async function startResendStub(
+  reply: () => StubReply | Promise<StubReply> = () => ({ json: { id: `email_${Date.now()}` } }),
+) {
   // GET /sent lists what was sent, for tests in another process (the browser tests' workers).
   const stub = await startStub((req) =>
     req.method === "POST" && req.url.startsWith("/emails")
