@@ -16,7 +16,7 @@ import { failStuck, isStuck } from "../tasks/executions";
 import { log } from "../observability/log.mjs";
 import { recordFinding, retractFinding } from "../tasks/findings";
 import { isFailing } from "../../lib/outcome";
-import { decisionProgress, progressWriter } from "./progress";
+import { decisionProgress, progressWriter, type ProgressLine } from "./progress";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -52,6 +52,8 @@ export type Evaluation =
       model: string;
       usage: { input_tokens: number; output_tokens: number };
       duration_ms: number;
+      /** The research's progress not yet written (the record adds it); absent in answers of earlier versions. */
+      progress?: ProgressLine[];
     }
   | { ok: false; error: string };
 
@@ -241,16 +243,16 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
         { onProgress: progress.add },
       ),
     );
-    await progress.close();
     return {
       ok: true,
       decision: { ...run.decision, next_run: run.decision.next_run.toISOString() },
       model: run.model,
       usage: run.usage,
       duration_ms: run.duration_ms,
+      progress: await progress.close(),
     };
   } catch (e) {
-    await progress.close().catch(() => undefined);
+    await progress.flush().catch(() => undefined);
     if (!(e instanceof AgentError)) log.error({ err: e }, "agent run failed");
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -392,8 +394,9 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
         notification && JSON.stringify(notification),
         JSON.stringify(d.sources),
         JSON.stringify(notices),
-        JSON.stringify(
-          decisionProgress(now, {
+        JSON.stringify([
+          ...(outcome.progress ?? []),
+          ...decisionProgress(now, {
             condition_met: d.condition_met,
             confidence: d.confidence,
             findingTitle: d.finding?.notification.title ?? null,
@@ -403,7 +406,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
             retracted: retracts !== null,
             channels: task.channels,
           }),
-        ),
+        ]),
       ],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
