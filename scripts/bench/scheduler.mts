@@ -3,7 +3,8 @@
  * once by a local stub model. Prints executions/s, start delay against next_run (p50/p99), engine overhead per
  * execution (run time minus model time) beside a bare baseline (the same database writes in a plain loop),
  * whether every watch ran exactly once, and the server's peak RSS. BENCH_WATCHES sets the number of watches,
- * BENCH_LEAD_SECONDS (20) the time from seeding to the first due run (start-up must end before it, or CPU and
+ * BENCH_SPREAD_SECONDS (40) how long the due times spread over (0: all due at once, e.g. BENCH_WATCHES=200 for the
+ * burst of 200 due at the same instant), BENCH_LEAD_SECONDS (20) the time from seeding to the first due run (start-up must end before it, or CPU and
  * statements of the start-up are counted: the run says so);
  * SQL statements per execution (pg_stat_statements) and the engine workflows by name are printed too.
  * BENCH_SERVER_NODE_ARGS go to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
@@ -22,7 +23,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);
 // Server start-up (arming every watch) happens before the first one is due: on a busy machine give it longer.
 const LEAD_MS = Number(process.env.BENCH_LEAD_SECONDS ?? 20) * 1000;
-const SPREAD_MS = 40_000;
+/** Due times spread over this long; BENCH_SPREAD_SECONDS=0 makes every watch due at the same instant (a burst). */
+const SPREAD_MS = Number(process.env.BENCH_SPREAD_SECONDS ?? 40) * 1000;
 
 const cluster = process.env.DATABASE_URL
   ? null
