@@ -18,15 +18,27 @@ const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 export const budgetExhausted = (at: Date) =>
   `Monthly run budget of ${env.RUNS_PER_USER_PER_MONTH} reached; runs resume on ${isoDate(periodOf(at).end)}`;
 
+/** A statement's parameter: takes a value, answers its placeholder (`$n`). */
+type Param = (value: unknown) => string;
+
+const placeholders = () => {
+  const values: unknown[] = [];
+  return { values, param: (v: unknown) => `$${values.push(v)}` };
+};
+
+/**
+ * Counts one run for the user's current period, as a statement of its own or a data-modifying CTE of a larger one
+ * (the claim's): it returns a row when counted, none when the budget is spent.
+ */
+export const countRunSql = (param: Param, userId: string, at: Date) =>
+  `INSERT INTO usage_periods (user_id, period_start, runs) VALUES (${param(userId)}, ${param(isoDate(periodOf(at).start))}::date, 1)
+     ON CONFLICT (user_id, period_start) DO UPDATE SET runs = usage_periods.runs + 1 WHERE usage_periods.runs < ${param(env.RUNS_PER_USER_PER_MONTH)}
+     RETURNING runs`;
+
 /** Counts one run for the user's current period; false (nothing counted) when the budget is spent. */
 export async function countRun(query: Query, userId: string, at: Date): Promise<boolean> {
-  const counted = await query(
-    `INSERT INTO usage_periods (user_id, period_start, runs) VALUES ($1, $2::date, 1)
-     ON CONFLICT (user_id, period_start) DO UPDATE SET runs = usage_periods.runs + 1 WHERE usage_periods.runs < $3
-     RETURNING runs`,
-    [userId, isoDate(periodOf(at).start), env.RUNS_PER_USER_PER_MONTH],
-  );
-  return counted.length > 0;
+  const { values, param } = placeholders();
+  return (await query(countRunSql(param, userId, at), values)).length > 0;
 }
 
 /** True once per user and period: the caller announces that the budget is spent. */
@@ -38,18 +50,28 @@ export async function firstRefusalThisPeriod(query: Query, userId: string, at: D
   return marked.length > 0;
 }
 
+/** Adds a run's model tokens to the user's current period, as a statement or a data-modifying CTE (the record's). */
+export const addTokensSql = (
+  param: Param,
+  userId: string,
+  at: Date,
+  usage: { input_tokens: number; output_tokens: number },
+) => {
+  const [input, output] = [param(usage.input_tokens), param(usage.output_tokens)];
+  return `INSERT INTO usage_periods (user_id, period_start, input_tokens, output_tokens)
+     VALUES (${param(userId)}, ${param(isoDate(periodOf(at).start))}::date, ${input}, ${output})
+     ON CONFLICT (user_id, period_start) DO UPDATE
+       SET input_tokens = usage_periods.input_tokens + ${input}, output_tokens = usage_periods.output_tokens + ${output}`;
+};
+
 export async function addTokens(
   query: Query,
   userId: string,
   at: Date,
   usage: { input_tokens: number; output_tokens: number },
 ) {
-  await query(
-    `INSERT INTO usage_periods (user_id, period_start, input_tokens, output_tokens) VALUES ($1, $2::date, $3, $4)
-     ON CONFLICT (user_id, period_start) DO UPDATE
-       SET input_tokens = usage_periods.input_tokens + $3, output_tokens = usage_periods.output_tokens + $4`,
-    [userId, isoDate(periodOf(at).start), usage.input_tokens, usage.output_tokens],
-  );
+  const { values, param } = placeholders();
+  await query(addTokensSql(param, userId, at, usage), values);
 }
 
 /** The caller's usage this period against their limits (GET /api/v1/usage). */

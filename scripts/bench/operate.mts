@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
-import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped, unlimited } from "./product.mjs";
 import { benchDatabase, EMAIL_CHANNEL, emptyDatabase } from "./seed.mts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -80,6 +80,7 @@ async function start(name: string, port: number, env: Record<string, string>): P
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       LOG_LEVEL: "warn",
+      ...unlimited,
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

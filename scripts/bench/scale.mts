@@ -26,7 +26,7 @@ import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
-import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped, unlimited } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -186,7 +186,7 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
       HOSTNAME: "127.0.0.1",
       LOG_LEVEL: "warn",
       TRUST_PROXY: "1",
-      RATE_LIMIT_USER_PER_MIN: "100000000",
+      ...unlimited,
       MAX_ACTIVE_TASKS_PER_USER: "1000000",
       RUNS_PER_USER_PER_MONTH: "100000000",
       ...env,

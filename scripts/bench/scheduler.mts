@@ -2,7 +2,11 @@
  * npm run bench:scheduler — 1,000 active watches due within one minute on PostgreSQL, the agent answered at
  * once by a local stub model. Prints executions/s, start delay against next_run (p50/p99), engine overhead per
  * execution (run time minus model time) beside a bare baseline (the same database writes in a plain loop),
- * whether every watch ran exactly once, and the server's peak RSS. BENCH_WATCHES sets the number of watches;
+ * whether every watch ran exactly once, and the server's peak RSS. BENCH_WATCHES sets the number of watches,
+ * BENCH_SPREAD_SECONDS (40) how long the due times spread over (0: all due at once, e.g. BENCH_WATCHES=200 for the
+ * burst of 200 due at the same instant), BENCH_LEAD_SECONDS (20) the time from seeding to the first due run (start-up must end before it, or CPU and
+ * statements of the start-up are counted: the run says so);
+ * SQL statements per execution (pg_stat_statements) and the engine workflows by name are printed too.
  * BENCH_SERVER_NODE_ARGS go to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn } from "node:child_process";
@@ -11,16 +15,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
-import { startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
+import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
 import { benchNodeArgs, productArgs, stopped } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 1000);
-const LEAD_MS = 20_000; // server start-up happens before the first one is due
-const SPREAD_MS = 40_000;
+// Server start-up (arming every watch) happens before the first one is due: on a busy machine give it longer.
+const LEAD_MS = Number(process.env.BENCH_LEAD_SECONDS ?? 20) * 1000;
+/** Due times spread over this long; BENCH_SPREAD_SECONDS=0 makes every watch due at the same instant (a burst). */
+const SPREAD_MS = Number(process.env.BENCH_SPREAD_SECONDS ?? 40) * 1000;
 
-const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
+const cluster = process.env.DATABASE_URL
+  ? null
+  : await throwawayPostgres({ settings: "-c shared_preload_libraries=pg_stat_statements" });
 const admin = new pg.Client({ connectionString: process.env.DATABASE_URL ?? cluster!.url });
 await admin.connect();
 const dbName = `watch_sched_${Date.now()}`;
@@ -34,6 +42,22 @@ await migrateDatabase(databaseUrl);
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
+// Statements per run, the engine's included: pg_stat_statements (loaded in the throwaway cluster; with DATABASE_URL
+// only where the server preloads it).
+const countsStatements = await db.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).then(
+  () => db.query(`SELECT pg_stat_statements_reset()`).then(() => true),
+  () => false,
+);
+/** Statements this database ran since the reset, but the benchmark's own (its progress and result reads). */
+const statements = async () =>
+  (
+    await db.query(
+      `SELECT calls::int, query FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND query NOT LIKE '%count(DISTINCT task_id)%' AND query NOT LIKE '%pg_stat_statements%'
+        ORDER BY calls DESC`,
+    )
+  ).rows as { calls: number; query: string }[];
 const userId = (
   await db.query(
     `INSERT INTO users (id, clerk_user_id, email) VALUES (gen_random_uuid(), 'user_sched', 's@example.com') RETURNING id`,
@@ -85,20 +109,25 @@ for (let i = 0; i < WATCHES; i++) {
   due.set(id, at);
 }
 
-const model = await startModelStub(() => ({
-  condition_met: false,
-  answer: "Nothing yet.",
-  evidence: "",
-  confidence: 0.5,
-  sources: [],
-  notify: false,
-  notification: null,
-  finding_key: null,
-  next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(),
-  next_run_reason: "later",
-  done: false,
-  state: {},
-}));
+// Every tenth watch finds something to notify; no watch has a channel, so no run may start a delivery.
+const model = await startModelStub((query) =>
+  /0$/.test(query)
+    ? decisionFor()
+    : {
+        condition_met: false,
+        answer: "Nothing yet.",
+        evidence: "",
+        confidence: 0.5,
+        sources: [],
+        notify: false,
+        notification: null,
+        finding_key: null,
+        next_run: new Date(Date.now() + 6 * 3_600_000).toISOString(),
+        next_run_reason: "later",
+        done: false,
+        state: {},
+      },
+);
 const searx = await startSearxStub();
 const server = spawn(process.execPath, [...benchNodeArgs, ...productArgs], {
   cwd: root,
@@ -124,8 +153,16 @@ const cpuTicks = () =>
     .split(" ")
     .slice(11, 13)
     .reduce((a, b) => a + Number(b), 0);
-while (Date.now() < t0) await new Promise((r) => setTimeout(r, 100));
+// CPU and statements count from the first due run, or from readiness when start-up (arming every watch) ran late.
+const ready = async () => (await fetch("http://127.0.0.1:18110/api/health/ready").catch(() => null))?.status === 200;
+while (Date.now() < t0 || !(await ready())) await new Promise((r) => setTimeout(r, 100));
+const lateStart = Date.now() - t0;
+if (lateStart > 1000)
+  console.log(
+    `server ready ${(lateStart / 1000).toFixed(1)} s after the first due run: start delays include that, CPU and statements miss the runs before (raise BENCH_LEAD_SECONDS)`,
+  );
 const cpuAtStart = cpuTicks();
+if (countsStatements) await db.query(`SELECT pg_stat_statements_reset()`);
 const deadline = t0 + SPREAD_MS + 120_000;
 let done = 0;
 while (Date.now() < deadline) {
@@ -142,6 +179,11 @@ while (Date.now() < deadline) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 await new Promise((r) => setTimeout(r, 3000)); // let any duplicate show up
+const cpuTicksAtEnd = cpuTicks();
+const statementRows = countsStatements ? await statements() : [];
+const workflows = (
+  await db.query(`SELECT name, count(*)::int AS n FROM dbos.workflow_status GROUP BY name ORDER BY n DESC`)
+).rows as { name: string; n: number }[];
 
 const rows = (
   await db.query(
@@ -149,6 +191,9 @@ const rows = (
     [baselineTask],
   )
 ).rows as { task_id: string; status: string; started_at: Date; completed_at: Date; model_ms: number | null }[];
+const notified = Number(
+  (await db.query(`SELECT count(*) AS n FROM executions WHERE notification IS NOT NULL`)).rows[0].n,
+);
 const perTask = new Map<string, number>();
 for (const r of rows) perTask.set(r.task_id, (perTask.get(r.task_id) ?? 0) + 1);
 const exactlyOnce = [...due.keys()].filter((id) => perTask.get(id) === 1).length;
@@ -159,7 +204,7 @@ const overhead = rows
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const first = Math.min(...rows.map((r) => r.started_at.getTime()));
 const last = Math.max(...rows.map((r) => (r.completed_at ?? r.started_at).getTime()));
-const cpuMsPerRun = ((cpuTicks() - cpuAtStart) * 10) / rows.length;
+const cpuMsPerRun = ((cpuTicksAtEnd - cpuAtStart) * 10) / rows.length;
 const rss = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const avgOverhead = overhead.reduce((a, b) => a + b, 0) / overhead.length;
 
@@ -178,6 +223,21 @@ console.log(
 );
 console.log(`| server CPU per execution (user + system) | ${cpuMsPerRun.toFixed(1)} ms |`);
 console.log(`| server peak RSS | ${rss.toFixed(0)} MB |`);
+const totalStatements = statementRows.reduce((a, r) => a + r.calls, 0);
+console.log(
+  countsStatements
+    ? `| SQL statements per execution (engine included, from the first due run to the end) | ${(totalStatements / rows.length).toFixed(1)} |`
+    : `| SQL statements per execution | not counted (pg_stat_statements is not loaded) |`,
+);
+console.log(`| runs that notified a finding (every tenth watch; no watch has a channel) | ${notified} |`);
+console.log(
+  `| engine workflows by name (the runs, their next wake-ups; no delivery expected) | ${workflows.map((w) => `${w.name} ${w.n}`).join(", ")} |`,
+);
+if (countsStatements) {
+  console.log(`\nStatements per execution, most frequent first:`);
+  for (const r of statementRows.slice(0, 25))
+    console.log(`${(r.calls / rows.length).toFixed(2).padStart(6)}  ${r.query.replace(/\s+/g, " ").slice(0, 150)}`);
+}
 await stopped(server);
 await db.end();
 await Promise.all([model.close(), searx.close()]);

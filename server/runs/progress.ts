@@ -1,7 +1,9 @@
 /**
  * A run's progress, written while it goes so that a page polling the run shows its searches and pages as they happen.
- * The research's entries are gathered in memory and written at most once a second (each write carries the whole list,
- * so a retried step repeats nothing); the decision and what was sent are added by the record step, in its transaction.
+ * The research's entries are gathered in memory and written a quarter of a second after the first, then at most once a
+ * second (each write carries the whole list, so a retried step repeats nothing). What is not written when the agent
+ * answers goes with the answer: the record step adds it with the decision and what was sent, in its transaction (a
+ * run that answers at once writes its progress once, there).
  */
 import type { ProgressEntry } from "../agent/progress";
 import { sql } from "../db/sql";
@@ -9,6 +11,7 @@ import { log } from "../observability/log.mjs";
 
 export type ProgressLine = ProgressEntry & { at: string };
 
+const FIRST_FLUSH_MS = 250;
 const FLUSH_EVERY_MS = 1_000;
 /** A run's steps are bounded (a few searches and pages each); the list is too, whatever a provider reports. */
 const MAX_LINES = 60;
@@ -16,14 +19,17 @@ const MAX_LINES = 60;
 export function progressWriter(executionId: string) {
   const lines: ProgressLine[] = [];
   let timer: NodeJS.Timeout | undefined;
+  /** How many of the lines the last write stored. */
+  let written = 0;
   let writing: Promise<unknown> = Promise.resolve();
   const flush = () => {
     timer = undefined;
-    const snapshot = JSON.stringify(lines);
+    const [snapshot, count] = [JSON.stringify(lines), lines.length];
     writing = writing
       .then(() =>
         sql(`UPDATE executions SET progress = $2::jsonb WHERE id = $1 AND status = 'running'`, [executionId, snapshot]),
       )
+      .then(() => (written = count))
       .catch((e: unknown) => log.warn({ err: e, execution_id: executionId }, "progress not written"));
     return writing;
   };
@@ -31,15 +37,19 @@ export function progressWriter(executionId: string) {
     add: (entries: ProgressEntry[]) => {
       const at = new Date().toISOString();
       for (const e of entries) if (lines.length < MAX_LINES) lines.push({ ...e, at });
-      timer ??= setTimeout(flush, lines.length === entries.length ? 0 : FLUSH_EVERY_MS);
+      timer ??= setTimeout(flush, lines.length === entries.length ? FIRST_FLUSH_MS : FLUSH_EVERY_MS);
     },
-    /** Writes what is pending and stops; resolves once written. */
-    close: async () => {
-      if (timer) {
-        clearTimeout(timer);
-        await flush();
-      }
+    /** Stops; resolves, once a write under way is done, to the lines no write stored (for the record step). */
+    close: async (): Promise<ProgressLine[]> => {
+      clearTimeout(timer);
+      timer = undefined;
       await writing;
+      return lines.slice(written);
+    },
+    /** Writes what is pending and stops (a run whose record adds no progress). */
+    flush: async () => {
+      clearTimeout(timer);
+      await flush();
     },
   };
 }

@@ -11,12 +11,12 @@ import { firstSentence, runResult } from "../tasks/results";
 import { storable } from "../../lib/text";
 import { gate } from "./trust";
 import { env } from "../env";
-import { addTokens, budgetExhausted, countRun, firstRefusalThisPeriod, periodOf } from "../usage";
+import { addTokensSql, budgetExhausted, countRun, countRunSql, firstRefusalThisPeriod, periodOf } from "../usage";
 import { failStuck, isStuck } from "../tasks/executions";
 import { log } from "../observability/log.mjs";
 import { recordFinding, retractFinding } from "../tasks/findings";
 import { isFailing } from "../../lib/outcome";
-import { decisionProgress, progressWriter } from "./progress";
+import { decisionProgress, progressWriter, type ProgressLine } from "./progress";
 
 export type RunTrigger = { executionId: string } | { scheduledFor: number };
 
@@ -52,6 +52,8 @@ export type Evaluation =
       model: string;
       usage: { input_tokens: number; output_tokens: number };
       duration_ms: number;
+      /** The research's progress not yet written (the record adds it); absent in answers of earlier versions. */
+      progress?: ProgressLine[];
     }
   | { ok: false; error: string };
 
@@ -178,12 +180,16 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
       stuck.map((e) => e.id),
       new Date(now),
     );
-    const [created] = await query<{ id: string }>(
-      `WITH e AS (INSERT INTO executions (id, task_id, status, started_at) VALUES (gen_random_uuid(), $1, 'running', $2) RETURNING id)
-       UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1 RETURNING last_execution_id AS id`,
-      [taskId, new Date(now)],
+    // The execution, the watch's pointer to it and the run's count against the budget, in one statement.
+    const values: unknown[] = [taskId, new Date(now)];
+    const [created] = await query<{ id: string; counted: boolean }>(
+      `WITH e AS (INSERT INTO executions (id, task_id, status, started_at) VALUES (gen_random_uuid(), $1, 'running', $2) RETURNING id),
+            counted AS (${countRunSql((v) => `$${values.push(v)}`, task.user_id, new Date(now))})
+       UPDATE tasks SET last_execution_id = (SELECT id FROM e) WHERE id = $1
+       RETURNING last_execution_id AS id, EXISTS (SELECT 1 FROM counted) AS counted`,
+      values,
     );
-    if (!(await countRun(query, task.user_id, new Date(now)))) return overBudget(created!.id);
+    if (!created!.counted) return overBudget(created!.id);
     return { task, recent, executionId: created!.id };
   });
   if (!claimed) return null;
@@ -237,16 +243,16 @@ export async function evaluateRun(plan: RunPlan): Promise<Evaluation> {
         { onProgress: progress.add },
       ),
     );
-    await progress.close();
     return {
       ok: true,
       decision: { ...run.decision, next_run: run.decision.next_run.toISOString() },
       model: run.model,
       usage: run.usage,
       duration_ms: run.duration_ms,
+      progress: await progress.close(),
     };
   } catch (e) {
-    await progress.close().catch(() => undefined);
+    await progress.flush().catch(() => undefined);
     if (!(e instanceof AgentError)) log.error({ err: e }, "agent run failed");
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -388,8 +394,9 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
         notification && JSON.stringify(notification),
         JSON.stringify(d.sources),
         JSON.stringify(notices),
-        JSON.stringify(
-          decisionProgress(now, {
+        JSON.stringify([
+          ...(outcome.progress ?? []),
+          ...decisionProgress(now, {
             condition_met: d.condition_met,
             confidence: d.confidence,
             findingTitle: d.finding?.notification.title ?? null,
@@ -399,7 +406,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
             retracted: retracts !== null,
             channels: task.channels,
           }),
-        ),
+        ]),
       ],
     );
     if (!recorded.length) return alreadyRecorded(query, executionId, "success", null);
@@ -415,7 +422,6 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       : null;
     if (retracts)
       await query(`UPDATE executions SET retracted_by_execution_id = $2 WHERE id = $1`, [retracts, executionId]);
-    await addTokens(query, task.user_id, now, outcome.usage);
     const active = task.state === "active";
     const completes = active && d.done;
     const nextRun = active && !d.done ? new Date(d.next_run) : null;
@@ -423,8 +429,25 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
     // owner last had news (a finding sent or held for the first time, or a retraction).
     const answer = firstSentence(d.answer);
     const news = notification !== null || retracts !== null || found?.created === true;
+    // The watch's update and the run's tokens added to the owner's period, in one statement.
+    const values: unknown[] = [
+      taskId,
+      JSON.stringify(d.last_known_state),
+      active,
+      nextRun,
+      completes,
+      now,
+      notifiedKey,
+      notifiedExecution,
+      answer,
+      held,
+      // A met answer that confirms what was held keeps it held; nothing found, a finding sent or a retraction ends it.
+      d.condition_met && notification === null && retracts === null,
+      news,
+    ];
     await query(
-      `UPDATE tasks SET last_known_state = $2,
+      `WITH tokens AS (${addTokensSql((v) => `$${values.push(v)}`, task.user_id, now, outcome.usage)})
+       UPDATE tasks SET last_known_state = $2,
               next_run = CASE WHEN $3::boolean THEN $4::timestamptz ELSE next_run END,
               state = CASE WHEN $5::boolean THEN 'completed' ELSE state END,
               state_changed_at = CASE WHEN $5::boolean THEN $6 ELSE state_changed_at END,
@@ -435,21 +458,7 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
               held_reason = CASE WHEN $10::text IS NOT NULL THEN $10 WHEN $11::boolean THEN held_reason END,
               finding_at = CASE WHEN $12::boolean THEN $6 ELSE finding_at END
         WHERE id = $1`,
-      [
-        taskId,
-        JSON.stringify(d.last_known_state),
-        active,
-        nextRun,
-        completes,
-        now,
-        notifiedKey,
-        notifiedExecution,
-        answer,
-        held,
-        // A met answer that confirms what was held keeps it held; nothing found, a finding sent or a retraction ends it.
-        d.condition_met && notification === null && retracts === null,
-        news,
-      ],
+      values,
     );
     return { notices, nextRun: nextRun?.toISOString() ?? null, channels: task.channels };
   });

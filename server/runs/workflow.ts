@@ -15,13 +15,15 @@ import { sendDigest } from "../notify/digest";
 import { recordNextAttempt, retryWait } from "../notify/deliveries";
 import { nextRetentionAt, pruneExecutions } from "../retention";
 import { eventSuffix, forFollowers, toAccount, type Notice, type WatchEvent } from "../notify/events";
-import { beginRun, evaluateRun, recordOutcome, type Recorded, type RunTrigger } from "./steps";
+import { beginRun, evaluateRun, recordOutcome, type Evaluation, type Recorded, type RunTrigger } from "./steps";
 import { addActivityIds, withActivity } from "../observability/context.mjs";
 import { countBegun, countRecorded } from "../observability/runs";
 
 export const STEP = {
   begin: "begin",
+  /** The agent's answer and its record. */
   evaluate: "evaluate",
+  /** The record, a step of its own in runs begun before the answer and its record were one step. */
   persist: "persist",
   armNext: "arm-next",
   startDelivery: (type: ChannelType, event: WatchEvent, followId?: string) =>
@@ -125,12 +127,26 @@ async function runOnce(step: WorkflowStep, taskId: string, trigger: RunTrigger) 
     return { ran: false as const, nextRun: begun.nextRun };
   }
   const plan = begun;
-  const outcome = await step.run(STEP.evaluate, () => evaluateRun(plan));
-  const recorded = await step.run(
-    STEP.persist,
-    async () => countRecorded(plan, outcome, await recordOutcome(taskId, plan.executionId, outcome)),
+  // The agent's answer and its record are one step: one checkpoint fewer per run. A crash between the two asks the
+  // model again (nothing was recorded); a retry while the database is unreachable records the answer it already has.
+  let answer: Evaluation | undefined;
+  const evaluated = await step.run(
+    STEP.evaluate,
+    async (): Promise<Recorded | Evaluation> => {
+      answer ??= await evaluateRun(plan);
+      return countRecorded(plan, answer, await recordOutcome(taskId, plan.executionId, answer));
+    },
     { database: true },
   );
+  // A run begun by an earlier version checkpointed the answer alone under this id: its record is the next step.
+  const recorded =
+    "ok" in evaluated
+      ? await step.run(
+          STEP.persist,
+          async () => countRecorded(plan, evaluated, await recordOutcome(taskId, plan.executionId, evaluated)),
+          { database: true },
+        )
+      : evaluated;
   if (recorded.nextRun) await step.send(STEP.armNext, armed(taskId, plan.userId, recorded.nextRun));
   await announce(step, plan.executionId, noticesOf(recorded), recorded.channels);
   return { ran: true as const, executionId: plan.executionId, nextRun: recorded.nextRun };

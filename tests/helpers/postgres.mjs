@@ -23,7 +23,8 @@ const postgresBin = () => {
 /** Whether throwawayPostgres() can run here (the binaries, and root to run them as the postgres user). */
 export const canRunThrowawayPostgres = () => postgresBin() !== null && process.getuid?.() === 0;
 
-export async function throwawayPostgres() {
+/** `settings`: more server settings, e.g. `-c shared_preload_libraries=pg_stat_statements` (a benchmark's statement count). */
+export async function throwawayPostgres({ settings = "" } = {}) {
   const bin = postgresBin();
   if (!bin) throw new Error("PostgreSQL is not installed: apt-get install -y postgresql, or set DATABASE_URL");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-pg-"));
@@ -40,7 +41,7 @@ export async function throwawayPostgres() {
       `${dir}/log`,
       "-w",
       "-o",
-      `-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+      `-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${settings}`,
       "start",
     ]);
   start();

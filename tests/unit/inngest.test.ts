@@ -43,6 +43,7 @@ function steps(overrides: Record<string, (() => unknown) | null> = {}) {
   const base: Record<string, (() => unknown) | null> = {
     "wait-next-run": () => undefined,
     [STEP.begin]: () => plan,
+    // The answer alone, as a run begun before the answer and its record were one step checkpointed it: `persist` follows.
     [STEP.evaluate]: () => evaluation,
     [STEP.persist]: () => ({ notices: [{ event: "task.condition_met" }], nextRun }),
     [STEP.armNext]: () => undefined,
@@ -90,6 +91,19 @@ describe("the run workflow on Inngest", () => {
       }),
     );
     expect(sent).toContain(JSON.stringify({ id: `webhook:${plan.executionId}`, ...deliver }));
+  });
+
+  it("records the answer in the evaluate step, with no persist step after it", async () => {
+    const t = new InngestTestEngine({ function: requestedRun, events: [requested] });
+    const ran: string[] = [];
+    const { result } = await t.execute({
+      steps: steps({
+        [STEP.evaluate]: () => ({ notices: [], nextRun, channels: [] }),
+        [STEP.persist]: () => void ran.push("persist"),
+      }),
+    });
+    expect(result).toEqual({ ran: true, executionId: plan.executionId, nextRun });
+    expect(ran).toEqual([]);
   });
 
   it("stops after begin when there is nothing to run", async () => {
