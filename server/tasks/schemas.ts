@@ -206,6 +206,9 @@ export const ExecutionSchema = z
   })
   .meta({ id: "Execution" });
 
+/** A finding's key as a path names it: the agent's words, any text. */
+export const FindingKey = text().min(1).max(255);
+
 export const FINDING_STATUSES = ["notified", "held", "retracted"] as const;
 export const FindingSchema = z
   .object({

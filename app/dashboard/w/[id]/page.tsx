@@ -63,6 +63,8 @@ function Trust({ execution }: { execution: Execution }) {
       {gate ? (
         gate.passed ? (
           <Pill tone="ok">sent</Pill>
+        ) : execution.notification ? (
+          <Pill tone="ok">sent anyway: {gate.reason}</Pill>
         ) : (
           <Pill tone="warn" testId="held">
             held: {gate.reason}
