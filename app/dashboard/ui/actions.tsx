@@ -387,6 +387,49 @@ export function TestConfig({
   );
 }
 
+/**
+ * "Send it anyway" on a held verdict: asks first, saying who will be told, then sends the finding its bounds held back
+ * (it goes out as a finding that cleared them would: the watch's channels, its followers; a public watch shows it).
+ */
+export function SendAnyway({
+  id,
+  findingKey,
+  title,
+  channels,
+  isPublic,
+}: {
+  id: string;
+  findingKey: string;
+  title: string;
+  /** The watch's channels in words ("Email me@example.com"). */
+  channels: string[];
+  /** A public watch's followers are told too, and its page shows the finding. */
+  isPublic: boolean;
+}) {
+  const { run } = useAction();
+  const to = [channels.length ? `your ${channels.join(", ")}` : null, isPublic ? "everyone following it" : null].filter(
+    Boolean,
+  );
+  return (
+    <ConfirmDialog
+      label="Send it anyway"
+      triggerClassName=""
+      title="Send this finding anyway?"
+      description={
+        <>
+          “{title}” did not clear this watch&apos;s bounds. Sent now, it goes out as a finding that cleared them would:{" "}
+          {to.length ? `to ${to.join(" and ")}` : "to nobody yet (the watch has no channels)"}
+          {isPublic ? ", and the public page shows it" : ""}. This cannot be taken back.
+        </>
+      }
+      confirmLabel="Send it now"
+      onConfirm={() =>
+        run(() => trpc.tasks.sendFinding.mutate({ id, key: findingKey }), "Sent: the finding is on its way")
+      }
+    />
+  );
+}
+
 /** "keep watching" answers, remembered in this browser: per watch and finding, so a new finding asks again. */
 const KEEP_WATCHING = "watch:keep-watching";
 const keepWatchingKey = (id: string, since: string) => `${KEEP_WATCHING}:${id}:${since}`;
