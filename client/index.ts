@@ -154,6 +154,8 @@ export function createClient(options: ClientOptions = {}) {
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
     /** Marks a watch seen, as opening its page does: its findings so far are no longer `unseen`. */
     seen: (id: string) => unwrap(api.POST("/api/v1/tasks/{id}/seen", byId(id))).then(() => undefined),
+    /** Answers "stop watching, or keep watching?" with keep watching for the standing finding (`answered`). */
+    keepWatching: (id: string) => unwrap(api.POST("/api/v1/tasks/{id}/keep-watching", byId(id))).then(() => undefined),
     update: (id: string, changes: UpdateTaskInput) =>
       unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
     delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),

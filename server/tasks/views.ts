@@ -208,6 +208,7 @@ export function ownerTaskView(row: TaskRow): TaskView {
     verdict: verdictFor({ ...row, open_run: openRun(row) }, "owner"),
     latest_answer: row.latest_answer,
     unseen: isUnseen(row),
+    answered: row.answered_execution_id !== null && row.answered_execution_id === row.notified_execution_id,
     delivery_failed: row.delivery_failed,
     min_confidence: row.min_confidence,
     min_sources: row.min_sources,
@@ -282,6 +283,7 @@ export function publicTaskView(row: TaskRow): TaskView {
     owner: { username: row.user?.username ?? null },
   };
   delete view.unseen;
+  delete view.answered;
   delete view.delivery_failed;
   return view;
 }

@@ -157,6 +157,7 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     await call("GET /api/v1/tasks");
     await call("GET /api/v1/tasks/{id}", { params: { id } });
     await call("POST /api/v1/tasks/{id}/seen", { params: { id } });
+    await call("POST /api/v1/tasks/{id}/keep-watching", { params: { id } });
     await call("PUT /api/v1/tasks/{id}", { params: { id }, body: { name: "Postgres 19 beta" } });
     await call("POST /api/v1/tasks/preview", { body: { search_query: "Postgres 19 beta release" } });
     const execution = await call("POST /api/v1/tasks/{id}/execute", { params: { id }, query: { force: "true" } });

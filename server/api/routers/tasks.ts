@@ -27,6 +27,7 @@ import {
   forkTask,
   getTask,
   listTasks,
+  keepWatching,
   seeTask,
   setVisibility,
   updateTask,
@@ -142,6 +143,22 @@ export const tasksRouter = router({
     .input(ById)
     .output(syncParsed(z.void()))
     .mutation(({ ctx, input }) => seeTask(ctx.user, input.id)),
+
+  keepWatching: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/keep-watching",
+        tags,
+        summary:
+          'Answer "stop watching, or keep watching for changes?" with keep watching, for the standing finding: `answered` is true until a new finding',
+        errorResponses: { 404: "Task not found" },
+      },
+      successStatus: 204,
+    })
+    .input(ById)
+    .output(syncParsed(z.void()))
+    .mutation(({ ctx, input }) => keepWatching(ctx.user, input.id)),
 
   update: authedProcedure
     .meta({

@@ -335,8 +335,8 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
                 Change bounds
               </Link>
             </>
-          ) : v.state === "met" && task.state === "active" && task.resolution.since ? (
-            <AnsweredPrompt id={task.id} since={task.resolution.since} />
+          ) : v.state === "met" && task.state === "active" && !task.answered ? (
+            <AnsweredPrompt id={task.id} />
           ) : null
         }
       >
