@@ -154,6 +154,8 @@ export function createClient(options: ClientOptions = {}) {
     get: (id: string) => unwrap(api.GET("/api/v1/tasks/{id}", byId(id))),
     /** Marks a watch seen, as opening its page does: its findings so far are no longer `unseen`. */
     seen: (id: string) => unwrap(api.POST("/api/v1/tasks/{id}/seen", byId(id))).then(() => undefined),
+    /** Answers "stop watching, or keep watching?" with keep watching for the standing finding (`answered`). */
+    keepWatching: (id: string) => unwrap(api.POST("/api/v1/tasks/{id}/keep-watching", byId(id))).then(() => undefined),
     update: (id: string, changes: UpdateTaskInput) =>
       unwrap(api.PUT("/api/v1/tasks/{id}", { ...byId(id), body: changes })),
     delete: (id: string) => unwrap(api.DELETE("/api/v1/tasks/{id}", byId(id))).then(() => undefined),
@@ -166,6 +168,12 @@ export function createClient(options: ClientOptions = {}) {
     /** One entry per distinct finding, newest first, with how many checks confirmed it (held ones included). */
     findings: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/findings", { params: { path: { id }, query: opts } })),
+    /**
+     * Sends a held finding anyway ("Send it anyway"): notified to the watch's channels and followers as a run that
+     * cleared the bounds would, and public like any notified finding. 409 when it is not held (sent already, retracted).
+     */
+    sendFinding: (id: string, key: string) =>
+      unwrap(api.POST("/api/v1/tasks/{id}/findings/{key}/send", { params: { path: { id, key } } })),
     /** Each check whose condition was met, one per run. */
     metExecutions: (id: string, opts: { limit?: number; offset?: number } = {}) =>
       unwrap(api.GET("/api/v1/tasks/{id}/notifications", { params: { path: { id }, query: opts } })),

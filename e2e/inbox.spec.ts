@@ -198,7 +198,8 @@ test("each verdict state on its watch page, with its own actions, and the delive
   await expect(prompt).toHaveCount(0);
   await page.reload();
   await expect(state).toHaveText("Met");
-  await expect(prompt).toHaveCount(0); // remembered
+  await expect(prompt).toHaveCount(0); // remembered, by the account
+  expect((await api.get(met.id)).answered).toBe(true);
 
   // Held: found, not sent, with the gate's reason and the way to change the bounds.
   await page.goto(`/dashboard/w/${held.id}`);
@@ -207,6 +208,16 @@ test("each verdict state on its watch page, with its own actions, and the delive
   await expect(verdict.getByRole("link", { name: "Change bounds" })).toBeVisible();
   await expect(verdict).not.toContainText("Not yet");
   await checkViews(page, "verdict-held");
+  // Send it anyway: a confirm says who will be told; then the finding is the watch's answer.
+  await verdict.getByRole("button", { name: "Send it anyway" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Send this finding anyway?" });
+  await expect(dialog).toContainText("did not clear this watch's bounds");
+  await expect(dialog).toContainText("to nobody yet (the watch has no channels)"); // created without any
+  await checkViews(page, "send-anyway-confirm");
+  await dialog.getByRole("button", { name: "Send it now" }).click();
+  await expect(page.getByText("Sent: the finding is on its way")).toBeVisible();
+  await expect(state).toHaveText("Met");
+  await expect(page.getByTestId("answered-prompt")).toBeVisible();
 
   // Paused: the last answer as of its date; Resume is the first action.
   await page.goto(`/dashboard/w/${paused.id}`);

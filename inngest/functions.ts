@@ -8,6 +8,7 @@ import {
   channelDelivery,
   deliverEvent,
   digestRun,
+  findingSentRun,
   flowControl,
   followUpId,
   retentionRun,
@@ -100,6 +101,15 @@ export const dailyDigest = inngest.createFunction(
   },
 );
 
+/** A held finding its owner sent anyway: its notice to the watch's channels and followers. */
+export const findingSent = inngest.createFunction(
+  { id: "watch-finding-sent", triggers: [{ event: events.findingSent }] },
+  async ({ event, step }) => {
+    const { executionId, channels } = event.data as { executionId: string; channels: string[] };
+    return findingSentRun(adapt(step as unknown as InngestStep), executionId, channels);
+  },
+);
+
 /** Inngest keeps its own run history (per its plan's retention): only the service's tables are trimmed. */
 export const dailyRetention = inngest.createFunction(
   { id: "watch-daily-retention", triggers: [{ event: events.retentionArmed }] },
@@ -110,4 +120,11 @@ export const dailyRetention = inngest.createFunction(
   },
 );
 
-export const functions = [scheduledRun, requestedRun, ...Object.values(deliveryRuns), dailyDigest, dailyRetention];
+export const functions = [
+  scheduledRun,
+  requestedRun,
+  ...Object.values(deliveryRuns),
+  findingSent,
+  dailyDigest,
+  dailyRetention,
+];

@@ -10,11 +10,13 @@ export const FAILED_NOTICE_AFTER = 3;
 type Run = {
   status: "pending" | "running" | "success" | "failed" | "cancelled";
   result?: { condition_met: boolean; gate?: { passed: boolean } | null } | null;
+  /** Set on a run that told its finding (its gate passed, or its owner sent it anyway). */
+  notification?: unknown;
 };
 
 /**
  * The last check's result in words. "met · held" is a finding the watch's bounds kept back (nobody was told yet);
- * "met" alone was sent, or confirms a finding that was.
+ * "met" alone was sent (by the run, or by its owner anyway), or confirms a finding that was.
  */
 export type Outcome = "met" | "met · held" | "not met" | "failed" | "running" | "never run";
 
@@ -23,7 +25,7 @@ export function outcomeOf(last: Run | null | undefined): Outcome {
   if (last.status === "pending" || last.status === "running") return "running";
   if (last.status === "failed" || last.status === "cancelled") return "failed";
   if (!last.result?.condition_met) return "not met";
-  return last.result.gate && !last.result.gate.passed ? "met · held" : "met";
+  return last.result.gate && !last.result.gate.passed && !last.notification ? "met · held" : "met";
 }
 
 /** An open run (pending or running): pages refresh themselves and Run now waits for it. */

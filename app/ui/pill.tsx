@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import type { Outcome } from "@/lib/outcome";
 import type { TaskView } from "@/server/tasks/schemas";
-import type { VerdictState } from "@/server/tasks/verdict";
+import { VERDICT_WORDS, type VerdictState } from "@/server/tasks/verdict";
 
 export type Tone = "neutral" | "accent" | "ok" | "warn" | "danger" | "running" | "violet";
 
@@ -77,13 +77,13 @@ export const DeliveryMark = ({ status }: { status: keyof typeof SEND_MARK }) => 
 
 /** Each verdict state in words and its tone: the one vocabulary of every page and card. */
 export const VERDICT_STATES: Record<VerdictState, { word: string; tone: Tone }> = {
-  met: { word: "Met", tone: "ok" },
-  not_yet: { word: "Not yet", tone: "neutral" },
-  held: { word: "Found, not sent", tone: "warn" },
-  paused: { word: "Paused", tone: "warn" },
-  cant_check: { word: "Can't check", tone: "danger" },
-  first_check: { word: "First check", tone: "running" },
-  resolved: { word: "Resolved", tone: "violet" },
+  met: { word: VERDICT_WORDS.met, tone: "ok" },
+  not_yet: { word: VERDICT_WORDS.not_yet, tone: "neutral" },
+  held: { word: VERDICT_WORDS.held, tone: "warn" },
+  paused: { word: VERDICT_WORDS.paused, tone: "warn" },
+  cant_check: { word: VERDICT_WORDS.cant_check, tone: "danger" },
+  first_check: { word: VERDICT_WORDS.first_check, tone: "running" },
+  resolved: { word: VERDICT_WORDS.resolved, tone: "violet" },
 };
 
 /** A watch's verdict in one word or two: Met, Not yet, Found, not sent, Paused, Can't check, First check, Resolved. */

@@ -39,7 +39,7 @@ export const executionRow = (e: Execution) => ({
 export const findingText = (f: Finding) =>
   `${f.title}\n  ${[
     f.status === "held"
-      ? `held: ${f.gate_reason}`
+      ? `held: ${f.gate_reason} · key ${JSON.stringify(f.key)} (watchctl send <id> <key> sends it anyway)`
       : f.status === "retracted"
         ? `retracted ${f.retracted_at}`
         : f.status,

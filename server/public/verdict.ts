@@ -4,26 +4,15 @@
  */
 import { makeBadge } from "badge-maker";
 import { formatDate } from "../render/dates";
-import type { Verdict, VerdictState } from "../tasks/verdict";
+import { VERDICT_WORDS, type Verdict, type VerdictState } from "../tasks/verdict";
 
 /** "2 Nov 2026", in UTC: the same words for every visitor (the badge and the image are cached for everyone). */
 export const verdictDate = (iso: string) => formatDate(iso, "UTC");
 
-const LABELS: Record<VerdictState, string> = {
-  met: "met",
-  resolved: "resolved",
-  not_yet: "watching",
-  held: "found · held",
-  paused: "paused",
-  cant_check: "can't check",
-  first_check: "first check",
-};
-
-/** The badge's right-hand side: "met · 2 Nov 2026", "resolved · 2 Nov 2026", "watching", "paused", "can't check", … */
+/** The badge's right-hand side, the verdict's words in lower case: "met · 2 Nov 2026", "not yet", "paused", … */
 export function verdictLabel(v: Pick<Verdict, "state" | "since">): string {
-  return (v.state === "met" || v.state === "resolved") && v.since
-    ? `${LABELS[v.state]} · ${verdictDate(v.since)}`
-    : LABELS[v.state];
+  const words = VERDICT_WORDS[v.state].toLowerCase();
+  return (v.state === "met" || v.state === "resolved") && v.since ? `${words} · ${verdictDate(v.since)}` : words;
 }
 
 /**

@@ -18,6 +18,8 @@ import {
   armed,
   digestArmed,
   channelDelivery,
+  findingSent,
+  findingSentRun,
   digestRun,
   flowControl,
   followUpId,
@@ -68,6 +70,11 @@ async function start(followUp: FollowUp) {
         registered.retentionRun,
         queued(workflowID, Date.parse(followUp.data.at) - env.WATCH_CLOCK_OFFSET_MS),
       )(followUp.data.at));
+    case "watch/finding.sent":
+      return void (await DBOS.startWorkflow(registered.findingSent, { workflowID })(
+        followUp.data.executionId,
+        followUp.data.channels,
+      ));
     default: {
       const { executionId, notice, followId } = followUp.data;
       const type = channelOfEvent(followUp.name)!;
@@ -107,6 +114,7 @@ const g = globalThis as unknown as {
     watchRun: (taskId: string, trigger: RunTrigger) => Promise<unknown>;
     deliveries: Record<ChannelType, (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>>;
     digestRun: (userId: string, at: string) => Promise<unknown>;
+    findingSent: (executionId: string, channels: string[]) => Promise<unknown>;
     retentionRun: (at: string) => Promise<unknown>;
   };
 };
@@ -136,6 +144,10 @@ const registered = (g.__watchDbos ??= {
     ]),
   ) as Record<ChannelType, (executionId: string, notice?: Notice, followId?: string) => Promise<unknown>>,
   digestRun: DBOS.registerWorkflow((userId: string, at: string) => digestRun(step, userId, at), { name: "digestRun" }),
+  findingSent: DBOS.registerWorkflow(
+    (executionId: string, channels: string[]) => findingSentRun(step, executionId, channels),
+    { name: "findingSent" },
+  ),
   retentionRun: DBOS.registerWorkflow((at: string) => retentionRun(step, at, forgetFinishedWorkflows), {
     name: "retentionRun",
   }),
@@ -176,6 +188,7 @@ const dbosScheduler: Scheduler = {
   armDigest: (userId, at) => start(digestArmed(userId, at.toISOString())),
   disarmDigest: (userId, at) => cancel(followUpId(digestArmed(userId, at.toISOString())), true),
   armRetention: (at) => start(retentionArmed(at.toISOString())),
+  sendFinding: (executionId, channels) => start(findingSent(executionId, channels)),
   health: async () => queueHealth(),
 };
 

@@ -5,7 +5,7 @@
  */
 import { Inngest } from "inngest";
 import type { Scheduler } from "../scheduler";
-import { armed, digestArmed, followUpId, retentionArmed } from "./workflow";
+import { armed, digestArmed, findingSent, followUpId, retentionArmed } from "./workflow";
 
 export const inngest = new Inngest({ id: "watch" });
 
@@ -24,6 +24,8 @@ export const events = {
   digestDisarmed: "watch/digest.disarmed",
   /** The daily retention job is due at `at`. */
   retentionArmed: "watch/retention.armed",
+  /** A held finding its owner sent anyway: announce the run's finding. */
+  findingSent: "watch/finding.sent",
 } as const;
 
 export const inngestScheduler: Scheduler = {
@@ -54,6 +56,10 @@ export const inngestScheduler: Scheduler = {
   },
   armRetention: async (at) => {
     const event = retentionArmed(at.toISOString());
+    await inngest.send({ id: followUpId(event), ...event });
+  },
+  sendFinding: async (executionId, channels) => {
+    const event = findingSent(executionId, channels);
     await inngest.send({ id: followUpId(event), ...event });
   },
   // Runs happen on the Inngest server; this process only sends events, so there is nothing local to check.

@@ -50,6 +50,8 @@ export type FollowUp =
   | { name: "watch/armed"; data: { taskId: string; userId: string; at: string } }
   /** A run's notice on one channel, planned, then attempted with retries (per channel, execution, event, recipient). */
   | { name: DeliverEvent; data: Delivery }
+  /** A held finding its owner sent anyway: the notice of the run that found it (per execution). */
+  | { name: "watch/finding.sent"; data: { executionId: string; channels: string[] } }
   /** A user's daily digest (per user and time). */
   | { name: "watch/digest.armed"; data: { userId: string; at: string } }
   /** The daily retention job (per time: one across replicas). */
@@ -81,6 +83,8 @@ export function followUpId(f: FollowUp) {
       return `digest:${f.data.userId}:${new Date(f.data.at).getTime()}`;
     case "watch/retention.armed":
       return `retention:${new Date(f.data.at).getTime()}`;
+    case "watch/finding.sent":
+      return `sent:${f.data.executionId}`;
     default:
       return `${channelOfEvent(f.name)}:${delivery(f.data)}`;
   }
@@ -92,6 +96,11 @@ export const digestArmed = (userId: string, at: string): FollowUp => ({
 });
 
 export const retentionArmed = (at: string): FollowUp => ({ name: "watch/retention.armed", data: { at } });
+
+export const findingSent = (executionId: string, channels: string[]): FollowUp => ({
+  name: "watch/finding.sent",
+  data: { executionId, channels },
+});
 
 export const armed = (taskId: string, userId: string, at: string): FollowUp => ({
   name: "watch/armed",
@@ -231,6 +240,16 @@ export async function channelDelivery(
     if (wait === null) return { attempts: attempt, status: outcome.status };
     await step.sleep(STEP.retryWait(type, attempt), wait);
   }
+}
+
+/**
+ * A held finding its owner sent anyway (server/tasks/findings.ts, `sendHeldFinding`): the run's `task.condition_met`
+ * on the channels the watch had when it was sent, and to its followers, as a run that cleared the gate announces it
+ * (the same deliveries, under the same ids: starting them twice starts them once).
+ */
+export async function findingSentRun(step: WorkflowStep, executionId: string, channels: string[]) {
+  await announce(step, executionId, [{ event: "task.condition_met" }], channels);
+  return { executionId };
 }
 
 /** A user's daily digest, then the next day's wake-up. */

@@ -22,6 +22,11 @@ export interface Scheduler {
   disarmDigest(userId: string, at: Date): Promise<void>;
   /** Make sure the daily retention job runs at `at` (idempotent per time, so once across replicas). */
   armRetention(at: Date): Promise<void>;
+  /**
+   * A held finding's owner sent it anyway: deliver the run's `task.condition_met` to `channels` (the watch's channel
+   * types) and to the watch's followers (idempotent per execution).
+   */
+  sendFinding(executionId: string, channels: string[]): Promise<void>;
   /** "ok" when the driver is running. */
   health(): Promise<string>;
 }
@@ -36,6 +41,7 @@ const inert: Scheduler = {
   armDigest: async () => {},
   disarmDigest: async () => {},
   armRetention: async () => {},
+  sendFinding: async () => {},
   health: async () => "not started",
 };
 

@@ -3,10 +3,12 @@
  * by the run's record transaction (`recordFinding`, server/runs/steps.ts), so a read is one indexed, paged query.
  */
 import { createHash } from "node:crypto";
-import type { Query } from "../db/sql";
-import { db, type User } from "../db";
-import { notFound } from "../errors";
+import { transaction, type Query } from "../db/sql";
+import { db, type Finding, type User } from "../db";
+import { DomainError, notFound } from "../errors";
+import { scheduler } from "../scheduler";
 import type { Source } from "../agent/sources";
+import { firstSentence } from "./results";
 import { findingView, PUBLIC_FINDING_STATUSES } from "./views";
 
 export type FindingPage = { limit: number; offset: number };
@@ -109,4 +111,58 @@ export async function retractFinding(query: Query, taskId: string, key: string, 
     `UPDATE findings SET status = 'retracted', retracted_at = $3 WHERE task_id = $1 AND key = $2 AND status = 'notified'`,
     [taskId, key, at],
   );
+}
+
+/** Why a finding that is not held cannot be sent (409). */
+export const NOT_HELD = {
+  notified: "This finding was sent already",
+  retracted: "This finding was retracted: it no longer holds",
+  gone: "The check that found this finding is no longer kept: run the watch again",
+} as const;
+
+type FindingRow = Omit<Finding, "sources"> & { sources: unknown };
+
+/**
+ * The owner sends a held finding anyway ("Send it anyway"): it becomes the watch's notified finding, as if the run that
+ * last found it had cleared the bounds. That run gets the finding's notice (its title, the run's answer) and from then
+ * on reads as a notified run everywhere, public views included (a run the owner sent is no longer held back); the
+ * watch's public answer moves to it when it is the latest, and the notice goes to the watch's channels and followers
+ * through the run's own delivery workflows. Under the watch's lock, and only from `held`: a second call (a double
+ * click, two clients) answers 409 and sends nothing more.
+ */
+export async function sendHeldFinding(user: User, taskId: string, key: string) {
+  const sent = await transaction(async (query) => {
+    const [task] = await query<{ channels: string[] }>(
+      `SELECT array(SELECT c.type::text FROM task_notifications c WHERE c.task_id = t.id ORDER BY c.type) AS channels
+         FROM tasks t WHERE t.id = $1 AND t.user_id = $2 FOR UPDATE OF t`,
+      [taskId, user.id],
+    );
+    if (!task) throw notFound();
+    const [finding] = await query<FindingRow>(`SELECT * FROM findings WHERE task_id = $1 AND key = $2`, [taskId, key]);
+    if (!finding) throw notFound("Finding");
+    if (finding.status !== "held") throw new DomainError("conflict", NOT_HELD[finding.status]);
+    const [run] = await query<{ id: string; answer: string | null; completed_at: Date }>(
+      `UPDATE executions SET notification = jsonb_build_object('title', $3::text, 'markdown', coalesce(result->>'answer', '')),
+              notices = coalesce(notices, '[]'::jsonb) || '[{"event": "task.condition_met"}]'::jsonb
+        WHERE id = $1 AND task_id = $2 AND status = 'success' AND notification IS NULL
+        RETURNING id, result->>'answer' AS answer, completed_at`,
+      [finding.last_execution_id, taskId, finding.title],
+    );
+    if (!run) throw new DomainError("conflict", NOT_HELD.gone);
+    const [row] = await query<FindingRow>(
+      `UPDATE findings SET status = 'notified', gate_reason = NULL WHERE id = $1 AND status = 'held' RETURNING *`,
+      [finding.id],
+    );
+    // The held state ends with it; what anyone may read moves to this run unless a later one was shown already.
+    await query(
+      `UPDATE tasks SET notified_finding_key = $2, notified_execution_id = $3, held_reason = NULL,
+              public_answer = CASE WHEN public_answer_at IS NULL OR public_answer_at <= $5 THEN $4 ELSE public_answer END,
+              public_answer_at = CASE WHEN public_answer_at IS NULL OR public_answer_at <= $5 THEN $5 ELSE public_answer_at END
+        WHERE id = $1`,
+      [taskId, key, run.id, firstSentence(run.answer ?? ""), run.completed_at],
+    );
+    return { finding: row!, executionId: run.id, channels: task.channels };
+  });
+  await scheduler().sendFinding(sent.executionId, sent.channels);
+  return findingView(sent.finding as Finding);
 }

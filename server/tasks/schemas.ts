@@ -206,6 +206,9 @@ export const ExecutionSchema = z
   })
   .meta({ id: "Execution" });
 
+/** A finding's key as a path names it: the agent's words, any text. */
+export const FindingKey = text().min(1).max(255);
+
 export const FINDING_STATUSES = ["notified", "held", "retracted"] as const;
 export const FindingSchema = z
   .object({
@@ -359,6 +362,14 @@ export const TaskSchema = z
         description:
           "Owner views: a finding or retraction is newer than the owner's last look at the watch (its dashboard page, " +
           "or `POST /api/v1/tasks/{id}/seen`)",
+      }),
+    answered: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Owner views: the owner answered "Answered — stop watching, or keep watching for changes?" for the standing ' +
+          "finding (`POST /api/v1/tasks/{id}/keep-watching`, or completing the watch); a new finding asks again",
       }),
     delivery_failed: z.boolean().optional().meta({
       description: "Owner views: the latest notice failed on at least one channel (its retries spent)",

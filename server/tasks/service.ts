@@ -169,6 +169,19 @@ export async function seeTask(user: User, id: string) {
   if (!(await markSeen(user.id, id))) throw notFound();
 }
 
+/**
+ * `POST /api/v1/tasks/{id}/keep-watching`: the owner answered "Answered — stop watching, or keep watching for
+ * changes?" with Keep watching, for the finding that stands now (completing the watch answers it too): every browser
+ * and client then leaves the question for that finding.
+ */
+export async function keepWatching(user: User, id: string) {
+  const [row] = await sql(
+    `UPDATE tasks SET answered_execution_id = notified_execution_id WHERE id = $1::uuid AND user_id = $2::uuid RETURNING id`,
+    [id, user.id],
+  );
+  if (!row) throw notFound();
+}
+
 export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInput>) {
   const { id, state, notifications, ...fields } = input;
   const current = await ownedTask(user, id);
@@ -203,6 +216,8 @@ export async function updateTask(user: User, input: z.infer<typeof UpdateTaskInp
         ...fields,
         updated_at: now,
         ...(changesState ? { state, state_changed_at: now, next_run: state === "active" ? now : null } : {}),
+        // Completing a watch is the other answer to "stop watching, or keep watching?".
+        ...(changesState && state === "completed" ? { answered_execution_id: current.notified_execution_id } : {}),
       },
       include: taskInclude,
     });

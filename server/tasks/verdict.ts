@@ -18,6 +18,20 @@ import { isFailing, RUN_FAILURES, runFailure } from "../../lib/outcome";
 export const VERDICT_STATES = ["met", "not_yet", "held", "paused", "cant_check", "first_check", "resolved"] as const;
 export type VerdictState = (typeof VERDICT_STATES)[number];
 
+/**
+ * Each state in words, the one vocabulary of every surface: the pill on pages and cards, the badge (in its lower
+ * case), the Open Graph image, emails. "Not yet" is never "watching": a paused watch is not watching either.
+ */
+export const VERDICT_WORDS: Record<VerdictState, string> = {
+  met: "Met",
+  not_yet: "Not yet",
+  held: "Found, not sent",
+  paused: "Paused",
+  cant_check: "Can't check",
+  first_check: "First check",
+  resolved: "Resolved",
+};
+
 export type Verdict = {
   state: VerdictState;
   /** When this state began (see the schema's description); null where it has no start (`not_yet`). */

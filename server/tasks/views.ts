@@ -77,11 +77,15 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type JsonObject = Record<string, unknown>;
 const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
 
-/** A run whose new finding did not clear the owner's trust bounds (its gate did not pass): the owner's alone. */
-export const isHeld = (e: Pick<Execution, "result">) => asObject(asObject(e.result)?.gate)?.passed === false;
+/**
+ * A run whose new finding did not clear the owner's trust bounds (its gate did not pass) and that its owner did not
+ * send anyway (which gives it its notification): the owner's alone.
+ */
+export const isHeld = (e: Pick<Execution, "result" | "notification">) =>
+  asObject(asObject(e.result)?.gate)?.passed === false && !e.notification;
 
 /** `isHeld`'s complement in SQL, over an `executions` row aliased `e`: the runs a public read may return. */
-export const SHOWN_PUBLICLY = `coalesce((e.result->'gate'->>'passed')::boolean, true)`;
+export const SHOWN_PUBLICLY = `(coalesce((e.result->'gate'->>'passed')::boolean, true) OR e.notification IS NOT NULL)`;
 
 /** Stored sources as every view shows them: each with its site. */
 export const sourcesView = (stored: unknown) => (Array.isArray(stored) ? (stored as Source[]).map(withDomain) : null);
@@ -204,6 +208,7 @@ export function ownerTaskView(row: TaskRow): TaskView {
     verdict: verdictFor({ ...row, open_run: openRun(row) }, "owner"),
     latest_answer: row.latest_answer,
     unseen: isUnseen(row),
+    answered: row.answered_execution_id !== null && row.answered_execution_id === row.notified_execution_id,
     delivery_failed: row.delivery_failed,
     min_confidence: row.min_confidence,
     min_sources: row.min_sources,
@@ -278,6 +283,7 @@ export function publicTaskView(row: TaskRow): TaskView {
     owner: { username: row.user?.username ?? null },
   };
   delete view.unseen;
+  delete view.answered;
   delete view.delivery_failed;
   return view;
 }

@@ -518,6 +518,10 @@ describe("watchctl against a development server (SERVICE_NOAUTH=1) with a stub m
       /^PostgreSQL 19 Beta 1 is out\n {2}notified · first found \S+ · confirmed \d+×[^\n]*\n {2}PostgreSQL 19 Beta 1 was released today\./,
     );
     expect((await cli("show", id)).stdout).toMatch(/last:\s+met at/);
+    expect(await cli("send", id, "pg19-beta1")).toMatchObject({
+      code: 1,
+      stderr: "Error (409): This finding was sent already\n",
+    });
   });
 
   it("previews what the agent would answer, saving nothing", async () => {

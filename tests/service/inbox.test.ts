@@ -189,6 +189,35 @@ describe("unseen", () => {
   });
 });
 
+describe("answered: stop watching, or keep watching?", () => {
+  it("is asked once per finding and account: Keep watching or completing answers it, a new finding asks again", async () => {
+    const o = await owner();
+    const query = "inbox answered prompt";
+    const id = await o.create({ search_query: query });
+    const answered = async () => (await o.api("GET", `/api/v1/tasks/${id}`)).body.answered;
+    expect(await answered()).toBe(false);
+    app.stubs.model.answer(query, decisionFor({ finding_key: "answered-1" }));
+    await o.runNow(id);
+    expect(await answered()).toBe(false);
+    expect((await o.api("POST", `/api/v1/tasks/${id}/keep-watching`)).status).toBe(204);
+    expect(await answered()).toBe(true);
+    // Every client reads the same answer (the dashboard's own transport too).
+    expect((await app.trpc(o.user.token).tasks.get({ id })).answered).toBe(true);
+    await o.runNow(id); // the same finding again: still answered
+    expect(await answered()).toBe(true);
+    app.stubs.model.answer(query, decisionFor({ finding_key: "answered-2" }));
+    await o.runNow(id);
+    expect(await answered()).toBe(false);
+    // Completing the watch is the other answer; reactivated, it does not ask again for this finding.
+    expect((await o.api("PUT", `/api/v1/tasks/${id}`, { state: "active" })).status).toBe(200);
+    expect((await o.api("PUT", `/api/v1/tasks/${id}`, { state: "completed" })).status).toBe(200);
+    expect((await o.api("PUT", `/api/v1/tasks/${id}`, { state: "active" })).status).toBe(200);
+    expect(await answered()).toBe(true);
+    const other = await owner();
+    expect((await other.api("POST", `/api/v1/tasks/${id}/keep-watching`)).body).toEqual({ detail: "Task not found" });
+  });
+});
+
 describe("latest answer and verdict", () => {
   it("gives the owner the latest answer and anyone else the latest not held back, each with their verdict", async () => {
     const o = await owner(`inbox${Date.now().toString(36)}`);

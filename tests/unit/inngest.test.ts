@@ -6,7 +6,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it, vi } from "vitest";
 import { inngest } from "@/server/runs/inngest";
-import { dailyRetention, deliveryRuns, requestedRun, scheduledRun } from "@/inngest/functions";
+import { dailyRetention, deliveryRuns, findingSent, requestedRun, scheduledRun } from "@/inngest/functions";
 import { CHANNEL_TYPES } from "@/channels/list";
 import { flowControl, STEP } from "@/server/runs/workflow";
 
@@ -178,6 +178,27 @@ describe("the run workflow on Inngest", () => {
     ).toEqual(["email (failing)", "ntfy (failing)"]);
     // Recorded by an earlier version (no channels): its replay starts what that version started.
     expect(await started({ notices: met })).toEqual(CHANNEL_TYPES);
+  });
+
+  it("sends a held finding its owner sent anyway: the run's finding to the watch's channels and followers", async () => {
+    const sent = { name: "watch/finding.sent", data: { executionId: plan.executionId, channels: ["email", "ntfy"] } };
+    const delivered: string[] = [];
+    const t = new InngestTestEngine({ function: findingSent, events: [sent] as never });
+    const { result } = await t.execute({
+      steps: [
+        ...CHANNEL_TYPES.map((type) => ({
+          id: STEP.startDelivery(type, "task.condition_met"),
+          handler: () => void delivered.push(type),
+        })),
+        { id: STEP.followers("task.condition_met"), handler: () => ({ webhook: ["f1"] }) },
+        {
+          id: STEP.startDelivery("webhook", "task.condition_met", "f1"),
+          handler: () => void delivered.push("webhook (follower)"),
+        },
+      ],
+    });
+    expect(result).toEqual({ executionId: plan.executionId });
+    expect(delivered).toEqual(["email", "ntfy", "webhook (follower)"]);
   });
 
   it("retries a failed webhook after 1 min, 5 min and 30 min, then gives up", async () => {

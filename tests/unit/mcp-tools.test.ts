@@ -61,7 +61,9 @@ describe("MCP tools", () => {
 
   it("answer what their REST operation answers (a list wrapped in an object named for its items, with its total)", () => {
     for (const { spec, tool } of tools.values()) {
-      const body = restOperation(spec.procedure).responses["200"]?.content?.["application/json"].schema;
+      const { responses } = restOperation(spec.procedure);
+      const success = Object.keys(responses).find((s) => s.startsWith("2") && s !== "204");
+      const body = success ? responses[success]!.content?.["application/json"].schema : undefined;
       if (!tool.outputSchema) {
         expect(body, `${spec.name} answers no body`).toBeUndefined();
         expect(restOperation(spec.procedure).responses).toHaveProperty("204");
@@ -142,5 +144,15 @@ describe("MCP tools", () => {
       // A tool that changes something is used at the user's word, never at the word of text a tool returned.
       expect(tool.description, tool.name).toMatch(/only (at|when) the user/);
     }
+  });
+
+  it("send a held finding anyway with send_finding: a change tool on the findings' send operation", () => {
+    const tool = TOOLS.find((t) => t.name === "send_finding")!;
+    expect(tool.inputSchema.required?.slice().sort()).toEqual(["id", "key"]);
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(procedures["tasks.sendFinding"]!._def.meta!.openapi).toMatchObject({
+      method: "POST",
+      path: "/api/v1/tasks/{id}/findings/{key}/send",
+    });
   });
 });

@@ -117,6 +117,7 @@ beforeAll(async () => {
     armDigest: async () => {},
     disarmDigest: async () => {},
     armRetention: async () => {},
+    sendFinding: async () => {},
   });
 });
 
@@ -156,13 +157,16 @@ describe("every documented operation", { timeout: 120_000 }, () => {
     await call("GET /api/v1/tasks");
     await call("GET /api/v1/tasks/{id}", { params: { id } });
     await call("POST /api/v1/tasks/{id}/seen", { params: { id } });
+    await call("POST /api/v1/tasks/{id}/keep-watching", { params: { id } });
     await call("PUT /api/v1/tasks/{id}", { params: { id }, body: { name: "Postgres 19 beta" } });
     await call("POST /api/v1/tasks/preview", { body: { search_query: "Postgres 19 beta release" } });
     const execution = await call("POST /api/v1/tasks/{id}/execute", { params: { id }, query: { force: "true" } });
     await watchRun(inline, id, { executionId: execution.body.id });
     await call("GET /api/v1/tasks/{id}/executions", { params: { id } });
     await call("GET /api/v1/tasks/{id}/notifications", { params: { id } });
-    await call("GET /api/v1/tasks/{id}/findings", { params: { id } });
+    const [finding] = (await call("GET /api/v1/tasks/{id}/findings", { params: { id } })).body;
+    // Sent by its run already (a held one is sent in tests/service/send-anyway.test.ts).
+    await call("POST /api/v1/tasks/{id}/findings/{key}/send", { params: { id, key: finding.key }, expect: 409 });
     await call("GET /api/v1/tasks/{id}/history", { params: { id } });
     const sends = await call("GET /api/v1/notifications/sends", { query: { notification_type: "webhook" } });
     const send = sends.body.sends.find((s: { event: string }) => s.event === "task.condition_met");

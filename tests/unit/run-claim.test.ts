@@ -24,6 +24,7 @@ const recording: Scheduler = {
   armDigest: async () => {},
   disarmDigest: async () => {},
   armRetention: async () => {},
+  sendFinding: async () => {},
 };
 
 async function activeWatch(nextRun: Date) {

@@ -26,6 +26,7 @@ const failing: Scheduler = {
   armDigest: async () => {},
   disarmDigest: async () => {},
   armRetention: async () => {},
+  sendFinding: async () => {},
 };
 
 beforeAll(async () => {

@@ -55,6 +55,7 @@ describe("views", () => {
     held_reason: "1 independent source, 2 required",
     finding_at: new Date("2026-01-01T00:00:00Z"),
     seen_at: null,
+    answered_execution_id: null,
     delivery_failed: false,
     state_changed_at: new Date("2026-01-01T00:00:00Z"),
     created_at: new Date("2026-01-01T00:00:00Z"),
@@ -111,6 +112,7 @@ describe("views", () => {
       verdict: { state: "not_yet", reason: null, as_of: "2025-12-31T00:00:00.000Z" },
     });
     expect(publicTaskView(row)).not.toHaveProperty("unseen");
+    expect(publicTaskView(row)).not.toHaveProperty("answered");
     expect(publicTaskView(row)).not.toHaveProperty("delivery_failed");
   });
 });

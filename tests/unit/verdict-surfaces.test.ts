@@ -64,7 +64,7 @@ const CASES: {
     r: watching,
     says: ["Not yet", "No, not yet", "Latest answer, as of", "No beta yet", "Why then: The beta is due in May."],
     never: ["Yes"],
-    badge: "watching",
+    badge: "not yet",
   },
   {
     name: "held",
@@ -77,7 +77,7 @@ const CASES: {
       "What it found, as of",
     ],
     never: ["Not yet", "Watching"],
-    badge: "found · held",
+    badge: "found, not sent",
   },
   {
     name: "paused",

@@ -55,7 +55,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     {},
     { state: "not_yet", since: null, as_of: iso(at(3)) },
     { state: "not_yet" },
-    "watching",
+    "not yet",
     "Not yet (checked 3 Nov 2026)",
   ],
   [
@@ -63,7 +63,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     { notified_execution: { ...finding, retracted_by_execution_id: "e2" }, finding_at: at(3) },
     { state: "not_yet" },
     { state: "not_yet" },
-    "watching",
+    "not yet",
     "Not yet (checked 3 Nov 2026)",
   ],
   [
@@ -71,7 +71,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     { held_reason: "1 independent source, 2 required", finding_at: at(3), public_answer_at: at(2) },
     { state: "held", since: iso(at(3)), reason: "1 independent source, 2 required", as_of: iso(at(3)) },
     { state: "not_yet", reason: null, as_of: iso(at(2)) },
-    "found · held",
+    "found, not sent",
     "Found, not sent yet: held back by the watch's bounds",
   ],
   [
@@ -79,7 +79,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     { held_reason: "confidence 0.5 is below 0.6", notified_execution: finding, finding_at: at(3) },
     { state: "held", reason: "confidence 0.5 is below 0.6" },
     { state: "met", since: iso(at(2)) },
-    "found · held",
+    "found, not sent",
     "Found, not sent yet: held back by the watch's bounds",
   ],
   [
@@ -103,7 +103,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     { state: "paused" as never, next_run: null, held_reason: "1 independent source, 2 required", finding_at: at(3) },
     { state: "held" },
     { state: "paused" },
-    "found · held",
+    "found, not sent",
     "Found, not sent yet: held back by the watch's bounds",
   ],
   [
@@ -155,7 +155,7 @@ const CASES: [string, Partial<typeof base>, Record<string, unknown>, Record<stri
     { failure_streak: 1, failing_since: at(3, 12), executions: failing.executions },
     { state: "not_yet", failure: null },
     { state: "not_yet" },
-    "watching",
+    "not yet",
     "Not yet (checked 3 Nov 2026)",
   ],
   [

@@ -1,7 +1,7 @@
 "use client";
 /** The dashboard's buttons: each calls one tRPC procedure, reports the outcome in a toast and refreshes the page. */
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { formatElapsed } from "@/server/render/dates";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
@@ -387,32 +387,56 @@ export function TestConfig({
   );
 }
 
-/** "keep watching" answers, remembered in this browser: per watch and finding, so a new finding asks again. */
-const KEEP_WATCHING = "watch:keep-watching";
-const keepWatchingKey = (id: string, since: string) => `${KEEP_WATCHING}:${id}:${since}`;
-const storageChanged = (notify: () => void) => {
-  window.addEventListener("storage", notify);
-  window.addEventListener(KEEP_WATCHING, notify);
-  return () => {
-    window.removeEventListener("storage", notify);
-    window.removeEventListener(KEEP_WATCHING, notify);
-  };
-};
+/**
+ * "Send it anyway" on a held verdict: asks first, saying who will be told, then sends the finding its bounds held back
+ * (it goes out as a finding that cleared them would: the watch's channels, its followers; a public watch shows it).
+ */
+export function SendAnyway({
+  id,
+  findingKey,
+  title,
+  channels,
+  isPublic,
+}: {
+  id: string;
+  findingKey: string;
+  title: string;
+  /** The watch's channels in words ("Email me@example.com"). */
+  channels: string[];
+  /** A public watch's followers are told too, and its page shows the finding. */
+  isPublic: boolean;
+}) {
+  const { run } = useAction();
+  const to = [channels.length ? `your ${channels.join(", ")}` : null, isPublic ? "everyone following it" : null].filter(
+    Boolean,
+  );
+  return (
+    <ConfirmDialog
+      label="Send it anyway"
+      triggerClassName=""
+      title="Send this finding anyway?"
+      description={
+        <>
+          “{title}” did not clear this watch&apos;s bounds. Sent now, it goes out as a finding that cleared them would:{" "}
+          {to.length ? `to ${to.join(" and ")}` : "to nobody yet (the watch has no channels)"}
+          {isPublic ? ", and the public page shows it" : ""}. This cannot be taken back.
+        </>
+      }
+      confirmLabel="Send it now"
+      onConfirm={() =>
+        run(() => trpc.tasks.sendFinding.mutate({ id, key: findingKey }), "Sent: the finding is on its way")
+      }
+    />
+  );
+}
 
 /**
- * After a met finding on an active watch, asked once: "Answered — stop watching, or keep watching for changes?". Stop
- * completes the watch (one click); keep watching hides the question for this finding.
+ * After a met finding on an active watch, asked once per finding and account (the watch's `answered`, kept by the
+ * server): "Answered — stop watching, or keep watching for changes?". Stop completes the watch (one click); Keep
+ * watching records the answer, so no browser or client asks again until a new finding.
  */
-export function AnsweredPrompt({ id, since }: { id: string; since: string }) {
+export function AnsweredPrompt({ id }: { id: string }) {
   const { busy, run } = useAction();
-  const key = keepWatchingKey(id, since);
-  // Hidden on the server: only the browser knows whether it was answered already.
-  const answered = useSyncExternalStore(
-    storageChanged,
-    () => localStorage.getItem(key) === "1",
-    () => true,
-  );
-  if (answered) return null;
   return (
     <div className="answered notice" role="group" aria-labelledby="answered-title" data-testid="answered-prompt">
       <p id="answered-title">
@@ -429,10 +453,8 @@ export function AnsweredPrompt({ id, since }: { id: string; since: string }) {
         <button
           type="button"
           className="secondary"
-          onClick={() => {
-            localStorage.setItem(key, "1");
-            window.dispatchEvent(new Event(KEEP_WATCHING));
-          }}
+          disabled={busy}
+          onClick={() => run(() => trpc.tasks.keepWatching.mutate({ id }))}
         >
           Keep watching
         </button>

@@ -5,6 +5,7 @@ import {
   CreateTaskInput,
   ExecutionSchema,
   ExecutionStatusSchema,
+  FindingKey,
   FindingPaging,
   FindingSchema,
   GateSchema,
@@ -26,12 +27,13 @@ import {
   forkTask,
   getTask,
   listTasks,
+  keepWatching,
   seeTask,
   setVisibility,
   updateTask,
 } from "../../tasks/service";
 import { executeTask, listExecutions, listMetExecutions } from "../../tasks/executions";
-import { listFindings } from "../../tasks/findings";
+import { listFindings, sendHeldFinding } from "../../tasks/findings";
 import { listHistory } from "../../tasks/history";
 import { previewTask } from "../../tasks/preview";
 import { sendTestNotification } from "../../notify";
@@ -142,6 +144,22 @@ export const tasksRouter = router({
     .output(syncParsed(z.void()))
     .mutation(({ ctx, input }) => seeTask(ctx.user, input.id)),
 
+  keepWatching: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/keep-watching",
+        tags,
+        summary:
+          'Answer "stop watching, or keep watching for changes?" with keep watching, for the standing finding: `answered` is true until a new finding',
+        errorResponses: { 404: "Task not found" },
+      },
+      successStatus: 204,
+    })
+    .input(ById)
+    .output(syncParsed(z.void()))
+    .mutation(({ ctx, input }) => keepWatching(ctx.user, input.id)),
+
   update: authedProcedure
     .meta({
       openapi: {
@@ -242,6 +260,26 @@ export const tasksRouter = router({
       ctx.res.headers["X-Total-Count"] = String(total);
       return findings;
     }),
+
+  sendFinding: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/api/v1/tasks/{id}/findings/{key}/send",
+        tags,
+        summary:
+          "Send a held finding anyway: it is notified as a run that cleared the watch's bounds would notify it (the " +
+          "watch's channels and followers), and public like any notified finding; answers the finding",
+        errorResponses: {
+          404: "Task not found, or Finding not found",
+          409: "The finding is not held (sent already, or retracted)",
+        },
+      },
+      successStatus: 202,
+    })
+    .input(ById.extend({ key: FindingKey }))
+    .output(syncParsed(FindingSchema))
+    .mutation(({ ctx, input }) => sendHeldFinding(ctx.user, input.id, input.key)),
 
   setVisibility: authedProcedure
     .meta({

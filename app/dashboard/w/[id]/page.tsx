@@ -17,9 +17,11 @@ import {
   PauseResume,
   Redeliver,
   RunNow,
+  SendAnyway,
   TestSend,
 } from "../../ui/actions";
 import { ChannelSummary } from "../../ui/channel-summary";
+import { channelOf } from "@/channels";
 import { isOpen, outcomeOf } from "@/lib/outcome";
 import { duration, interval, sureness } from "../../ui/format";
 import { DefinitionHistory } from "../../ui/history";
@@ -63,6 +65,8 @@ function Trust({ execution }: { execution: Execution }) {
       {gate ? (
         gate.passed ? (
           <Pill tone="ok">sent</Pill>
+        ) : execution.notification ? (
+          <Pill tone="ok">sent anyway: {gate.reason}</Pill>
         ) : (
           <Pill tone="warn" testId="held">
             held: {gate.reason}
@@ -235,6 +239,10 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
   const running = isOpen(latest);
   const answered = executions.find((e) => e.status === "success");
   const v = task.verdict;
+  // What the held verdict is about: the held finding found most recently.
+  const held = findings
+    .filter((f) => f.status === "held")
+    .sort((a, b) => b.last_confirmed_at.localeCompare(a.last_confirmed_at))[0];
   const edit = `/dashboard/w/${task.id}/edit`;
   const runNow = (label?: string, secondary?: boolean) => (
     <RunNow id={task.id} runningSince={running ? latest!.started_at : null} label={label} secondary={secondary} />
@@ -310,11 +318,25 @@ export default async function WatchPage({ params }: { params: Promise<{ id: stri
               <PauseResume id={task.id} state={task.state} />
             </>
           ) : v.state === "held" ? (
-            <Link className="button secondary" href={edit}>
-              Change bounds
-            </Link>
-          ) : v.state === "met" && task.state === "active" && task.resolution.since ? (
-            <AnsweredPrompt id={task.id} since={task.resolution.since} />
+            <>
+              {held ? (
+                <SendAnyway
+                  id={task.id}
+                  findingKey={held.key}
+                  title={held.title}
+                  channels={task.notifications.map((n) => {
+                    const spec = channelOf(n.type);
+                    return `${spec?.label ?? n.type} (${spec?.summary(n) ?? ""})`;
+                  })}
+                  isPublic={task.is_public}
+                />
+              ) : null}
+              <Link className="button secondary" href={edit}>
+                Change bounds
+              </Link>
+            </>
+          ) : v.state === "met" && task.state === "active" && !task.answered ? (
+            <AnsweredPrompt id={task.id} />
           ) : null
         }
       >
