@@ -69,6 +69,11 @@ async function contents(srv: RunningServer) {
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "watch-data-"));
 const EMBEDDED = { SERVICE_NOAUTH: "1", DATABASE_URL: undefined };
+/**
+ * The embedded database's own tests (its socket and modes, backup and restore) run the same with or without
+ * DATABASE_URL: the Postgres tier runs only the move into its cluster, which the first tier ran into an embedded one.
+ */
+const embeddedOnly = it.skipIf(!!process.env.DATABASE_URL);
 
 describe("backup, restore and move", () => {
   let server: RunningServer;
@@ -108,70 +113,81 @@ describe("backup, restore and move", () => {
     await server?.kill();
   });
 
-  it("serves the embedded database to itself only: no TCP port but HTTP, DATA_DIR 0700, its files 0600", async () => {
-    expect(listeningTcpPorts(server.process.pid!)).toEqual([server.port]);
-    const socket = path.join(server.dataDir, ".s.PGSQL.5432");
-    expect(fs.statSync(socket).isSocket()).toBe(true);
-    expect(modes(server.dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
-  });
+  embeddedOnly(
+    "serves the embedded database to itself only: no TCP port but HTTP, DATA_DIR 0700, its files 0600",
+    async () => {
+      expect(listeningTcpPorts(server.process.pid!)).toEqual([server.port]);
+      const socket = path.join(server.dataDir, ".s.PGSQL.5432");
+      expect(fs.statSync(socket).isSocket()).toBe(true);
+      expect(modes(server.dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
+    },
+  );
 
-  it("backs up the running server, and restores it into an empty database: the same watches and runs", async () => {
-    // Over an existing file anyone could read: the backup is the owner's only all the same.
-    fs.writeFileSync(backupFile, "an older file");
-    fs.chmodSync(backupFile, 0o644);
-    const backup = await dataCommand(["backup", backupFile], { DATA_DIR: server.dataDir });
-    expect(backup.out).toMatch(/^backed up \d+ rows of \d+ tables to /m);
-    expect(backup.code).toBe(0);
-    expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
-    // Written after the copy: not in it.
-    expect(
-      (await at(server)("POST", "/api/v1/tasks", { search_query: "After the backup", state: "paused" })).status,
-    ).toBe(200);
+  embeddedOnly(
+    "backs up the running server, and restores it into an empty database: the same watches and runs",
+    async () => {
+      // Over an existing file anyone could read: the backup is the owner's only all the same.
+      fs.writeFileSync(backupFile, "an older file");
+      fs.chmodSync(backupFile, 0o644);
+      const backup = await dataCommand(["backup", backupFile], { DATA_DIR: server.dataDir });
+      expect(backup.out).toMatch(/^backed up \d+ rows of \d+ tables to /m);
+      expect(backup.code).toBe(0);
+      expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
+      // Written after the copy: not in it.
+      expect(
+        (await at(server)("POST", "/api/v1/tasks", { search_query: "After the backup", state: "paused" })).status,
+      ).toBe(200);
 
-    const dataDir = tempDir();
-    const restored = await dataCommand(["restore", backupFile], { DATA_DIR: dataDir });
-    expect(restored.out).not.toMatch(/MISMATCH/);
-    expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}ok$/m);
-    expect(restored.out).toMatch(/^restored .* \(\d+ tables, [\d.]+ s, peak memory \d+ MB\)$/m);
-    expect(restored.code).toBe(0);
-    expect(modes(dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
+      const dataDir = tempDir();
+      const restored = await dataCommand(["restore", backupFile], { DATA_DIR: dataDir });
+      expect(restored.out).not.toMatch(/MISMATCH/);
+      expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}ok$/m);
+      expect(restored.out).toMatch(/^restored .* \(\d+ tables, [\d.]+ s, peak memory \d+ MB\)$/m);
+      expect(restored.code).toBe(0);
+      expect(modes(dataDir)).toEqual({ dirs: [0o700], files: [0o600] });
 
-    const copy = await startServer(EMBEDDED, { dataDir });
-    try {
-      expect(await contents(copy)).toEqual(original);
-    } finally {
-      await copy.stop();
-    }
-  }, 300_000);
+      const copy = await startServer(EMBEDDED, { dataDir });
+      try {
+        expect(await contents(copy)).toEqual(original);
+      } finally {
+        await copy.stop();
+      }
+    },
+    300_000,
+  );
 
-  it("restores nothing of a backup altered since it was taken, and says why", async () => {
-    const lines = zlib.gunzipSync(fs.readFileSync(backupFile)).toString("utf8").split("\n");
-    const row = lines.findIndex((l) => l.includes('"search_query":"PyCon 2027 tickets"'));
-    expect(row).toBeGreaterThan(0);
-    lines[row] = lines[row]!.replace("PyCon 2027 tickets", "PyCon 2027 tickets, altered");
-    const tampered = path.join(tempDir(), "tampered.backup");
-    fs.writeFileSync(tampered, zlib.gzipSync(lines.join("\n")));
+  embeddedOnly(
+    "restores nothing of a backup altered since it was taken, and says why",
+    async () => {
+      const lines = zlib.gunzipSync(fs.readFileSync(backupFile)).toString("utf8").split("\n");
+      const row = lines.findIndex((l) => l.includes('"search_query":"PyCon 2027 tickets"'));
+      expect(row).toBeGreaterThan(0);
+      lines[row] = lines[row]!.replace("PyCon 2027 tickets", "PyCon 2027 tickets, altered");
+      const tampered = path.join(tempDir(), "tampered.backup");
+      fs.writeFileSync(tampered, zlib.gzipSync(lines.join("\n")));
 
-    const dataDir = tempDir();
-    const restored = await dataCommand(["restore", tampered], { DATA_DIR: dataDir });
-    expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}MISMATCH/m);
-    expect(restored.out).toMatch(
-      /^restore failed: 1 table\(s\) do not match the row count and checksum of the source \(public\.tasks\): nothing was loaded$/m,
-    );
-    expect(restored.code).toBe(1);
-    // Migrated, and empty: a good copy can still be restored into it.
-    const { PGlite } = await import("@electric-sql/pglite");
-    const pglite = await PGlite.create(path.join(dataDir, "pglite"), { extensions: await pgliteExtensions() });
-    try {
-      const counts = await pglite.query<{ tasks: number; users: number; executions: number }>(
-        `SELECT (SELECT count(*)::int FROM tasks) AS tasks, (SELECT count(*)::int FROM users) AS users,
-                (SELECT count(*)::int FROM executions) AS executions`,
+      const dataDir = tempDir();
+      const restored = await dataCommand(["restore", tampered], { DATA_DIR: dataDir });
+      expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}MISMATCH/m);
+      expect(restored.out).toMatch(
+        /^restore failed: 1 table\(s\) do not match the row count and checksum of the source \(public\.tasks\): nothing was loaded$/m,
       );
-      expect(counts.rows[0]).toEqual({ tasks: 0, users: 0, executions: 0 });
-    } finally {
-      await pglite.close();
-    }
-  }, 300_000);
+      expect(restored.code).toBe(1);
+      // Migrated, and empty: a good copy can still be restored into it.
+      const { PGlite } = await import("@electric-sql/pglite");
+      const pglite = await PGlite.create(path.join(dataDir, "pglite"), { extensions: await pgliteExtensions() });
+      try {
+        const counts = await pglite.query<{ tasks: number; users: number; executions: number }>(
+          `SELECT (SELECT count(*)::int FROM tasks) AS tasks, (SELECT count(*)::int FROM users) AS users,
+                (SELECT count(*)::int FROM executions) AS executions`,
+        );
+        expect(counts.rows[0]).toEqual({ tasks: 0, users: 0, executions: 0 });
+      } finally {
+        await pglite.close();
+      }
+    },
+    300_000,
+  );
 
   it("refuses to move while the server runs, then moves into PostgreSQL verified table by table", async () => {
     const target = await emptyPostgres();
