@@ -7,6 +7,7 @@ import {
   screenshot,
   sessionToken,
   signIn,
+  hydrated,
 } from "./fixtures";
 
 test("a new user creates a watch from an example, sees the agent's answer, publishes it; another user forks it", async ({
@@ -126,6 +127,7 @@ test("create form: inline errors from the API, edit, run now; a page that missed
 
   const stale = await context.newPage(); // opened before the check starts: it does not know of it
   await stale.goto(page.url());
+  await hydrated(stale);
   await page.getByRole("button", { name: "Run now" }).click();
   await expect(page.getByText("Check started")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Running…/ })).toBeDisabled();

@@ -15,6 +15,7 @@ import {
   sentEmails,
   sessionToken,
   VIEWPORTS,
+  hydrated,
 } from "./fixtures";
 
 // Three checks in a row for a failing watch, a slow first check, 55 watches and four views of each page (with axe):
@@ -249,6 +250,7 @@ test("each verdict state on its watch page, with its own actions, and the delive
   const done = await api.create({ search_query: "Python 3.15.0 released", run_immediately: true });
   await api.settled(done.id, 1);
   await page.goto(`/dashboard/w/${done.id}`);
+  await hydrated(page);
   await page.getByTestId("answered-prompt").getByRole("button", { name: "Stop watching" }).click();
   await expect(state).toHaveText("Resolved");
   await expect(actions.getByRole("button").first()).toHaveText("Reactivate");

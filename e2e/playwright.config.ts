@@ -6,9 +6,9 @@ export default defineConfig({
   globalSetup: "./global-setup.ts",
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // Files run side by side, the tests of one file one after another: the no-auth tests share one account, and run all
-  // at once they passed its 600 reads a minute (a page answered 429 in a fresh clone's CI).
-  fullyParallel: false,
+  // Every test runs side by side with the others, those of one file too: each Clerk test signs in a user of its own,
+  // and the no-auth server lifts the per-account limits its tests share (e2e/global-setup.ts).
+  fullyParallel: true,
   workers: 2,
   reporter: [["list"]],
   use: {

@@ -3,7 +3,7 @@
  * app's own scripts run (pages hydrate, Swagger UI renders) without a single violation, with and without Clerk.
  */
 import type { Page } from "@playwright/test";
-import { checksDone, clerkTest, expect, noauthTest as test, publish, testUsername } from "./fixtures";
+import { checksDone, clerkTest, expect, hydrated, noauthTest as test, publish, testUsername } from "./fixtures";
 
 /** Dialogs opened and CSP violations reported while on the page (listening from before its first script). */
 async function guard(page: Page) {
@@ -24,13 +24,6 @@ async function guard(page: Page) {
   };
 }
 
-/** The page's own scripts ran: the Next.js runtime is up and React hydrated. */
-async function expectHydrated(page: Page) {
-  await page.waitForFunction(
-    () => typeof (window as unknown as { next?: { version?: string } }).next?.version === "string",
-  );
-}
-
 test("an attacker's answer on a public page runs nothing", async ({ page, request }) => {
   const created = await request.post("/api/v1/tasks", {
     data: { search_query: "hostile page watch", run_immediately: true },
@@ -41,7 +34,7 @@ test("an attacker's answer on a public page runs nothing", async ({ page, reques
 
   const { dialogs, violations } = await guard(page);
   await page.goto(`/w/${task.id}`);
-  await expectHydrated(page);
+  await hydrated(page);
   const links = page.getByRole("link", { name: "notes" });
   await expect(links).toHaveCount(1); // in the verdict card (the finding it stands on does not repeat its answer)
   for (const link of await links.all()) {
@@ -83,7 +76,7 @@ test("the main pages and the API docs run their own scripts under the policy", a
     "/dashboard/settings",
   ]) {
     await page.goto(path);
-    await expectHydrated(page);
+    await hydrated(page);
     expect(await violations(), path).toEqual([]);
   }
   // Client-side navigation works.
@@ -112,13 +105,13 @@ clerkTest(
     await page.goto("/dashboard");
     await requested;
     await expect(page.getByRole("heading", { name: "Your watches" })).toBeVisible();
-    await expectHydrated(page);
+    await hydrated(page);
     expect(await violations()).toEqual([]);
     await page.context().clearCookies();
     requested = clerkScript();
     await page.goto("/sign-in");
     await requested;
-    await expectHydrated(page);
+    await hydrated(page);
     expect(await violations()).toEqual([]);
   },
 );

@@ -42,6 +42,8 @@ test("the verdict card, the badge and the embed snippets, copied with one click"
   await embed.getByRole("button", { name: "Copy HTML" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await embed.getByLabel("HTML").textContent());
 
+  // The "Copied" toasts fade: axe would measure their contrast half-way.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
   await screenshot(page, "public-watch-verdict");
   await expectAccessible(page);
 });
