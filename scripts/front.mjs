@@ -277,7 +277,7 @@ export function createFront({
         m.httpRequests.inc({ route, method, status });
         m.httpDuration.observe({ route, method }, seconds);
         span?.end(route, status);
-        if (log.isLevelEnabled("debug"))
+        if (logger().isLevelEnabled("debug"))
           log.debug({ ...activity.ids, method, route, status, duration_ms: Math.round(seconds * 1000) }, "request");
       });
       const run = () => serve(req, res, expectsContinue);
