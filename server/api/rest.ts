@@ -225,12 +225,14 @@ async function sendList(request: Request, url: URL, headers: Headers, wanted: nu
   };
   const first = await read();
   if (first.status !== 200) return first;
+  // Every item: as many as there were at the first page (one added meanwhile is newer: it would come first). When
+  // they fit in the first page (a list of at most PAGE watches, the common case), it is the answer as it is.
+  const total = Number(first.headers.get("x-total-count") ?? NaN);
+  if (Number.isFinite(total)) end = Math.min(end, total);
+  if (offset >= end) return first;
   const text = await first.text();
   let items: { id?: unknown }[] | undefined = JSON.parse(text);
   if (items!.length < PAGE) return new Response(text, { status: 200, headers: first.headers });
-  // Every item: as many as there were at the first page (one added meanwhile is newer: it would come first).
-  const total = Number(first.headers.get("x-total-count") ?? NaN);
-  if (Number.isFinite(total)) end = Math.min(end, total);
 
   const seen = new Set<unknown>();
   const encoder = new TextEncoder();
