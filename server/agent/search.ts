@@ -6,6 +6,7 @@ import { tool, zodSchema, type ToolSet } from "ai";
 import { z } from "zod";
 import { env } from "../env";
 import { guardedFetch } from "../net/guarded-fetch";
+import { plainFetch } from "../net/plain-fetch";
 
 export type SearchResult = { url: string; title: string; snippet: string };
 const MAX_RESULTS = 8;
@@ -21,7 +22,7 @@ export function searchProvider(): "searxng" | "tavily" | "brave" | null {
 }
 
 async function getJson(url: string, init: RequestInit) {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  const res = await plainFetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
   if (!res.ok) throw new Error(`search provider answered HTTP ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
 }
