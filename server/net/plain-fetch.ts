@@ -1,6 +1,6 @@
 /**
  * The runtime's own fetch, without Next.js's wrapper. On the server Next.js replaces the global fetch with one that
- * consults its data cache and dedupes and traces each call; calls to model and search providers are never cached,
+ * consults its data cache and dedupes and traces each call; calls to model providers are never cached,
  * and an agent run makes several of them (docs/benchmarks.md, CPU per run). Looked up at each call, so whatever
  * fetch a test puts in place is the one used.
  */
