@@ -107,6 +107,9 @@ export const armed = (taskId: string, userId: string, at: string): FollowUp => (
   data: { taskId, userId, at },
 });
 
+/** How far claims run ahead of the agent's slots: 256 runs in flight at the default AGENT_CONCURRENCY of 8. */
+const RUNS_CLAIMED_PER_SLOT = 32;
+
 /**
  * Flow control, the same for both engines: at most AGENT_CONCURRENCY agent runs at once per process (the agent's
  * slots, handed out round-robin across users), and a user's runs may take at most half of them on Inngest, where
@@ -115,8 +118,12 @@ export const armed = (taskId: string, userId: string, at: string): FollowUp => (
 export const flowControl = () => ({
   agentRuns: env.AGENT_CONCURRENCY,
   perUser: Math.max(1, Math.floor(env.AGENT_CONCURRENCY / 2)),
-  /** Runs in flight per process, most of them waiting for an agent slot (DBOS queue). */
-  queued: env.AGENT_CONCURRENCY * 4,
+  /**
+   * Runs claimed and in flight per process (DBOS queue), most of them waiting for an agent slot: enough that a burst
+   * of due watches is claimed (started, shown checking) at once instead of each claim waiting for earlier runs' agent
+   * work. A waiting run holds only its claim's plan; the agent's slots bound the model calls.
+   */
+  queued: env.AGENT_CONCURRENCY * RUNS_CLAIMED_PER_SLOT,
 });
 
 /** One run of a watch: claim, evaluate, record, re-arm, deliver (its log lines carry the watch's and run's ids). */

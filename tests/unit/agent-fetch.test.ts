@@ -9,7 +9,8 @@ vi.hoisted(() => {
   delete process.env.AGENT_FETCH_ALLOW_PRIVATE;
 });
 
-import { fetchPage } from "@/server/agent/search";
+import { fetchPage, webSearch } from "@/server/agent/search";
+import { env } from "@/server/env";
 import { resolveGroundingRedirects } from "@/server/agent/sources";
 import { BlockedAddressError, guardedFetch } from "@/server/net/guarded-fetch";
 import { startStub } from "../helpers/stubs/http";
@@ -30,5 +31,33 @@ describe("the agent's page reads", () => {
     const res = await guardedFetch(`${local.url}/admin`, { allowPrivate: true });
     expect(res).toMatchObject({ status: 200, body: "<p>internal</p>" });
     await local.close();
+  });
+});
+
+describe("web search", () => {
+  it("reads SearXNG's results, follows a redirect, and says what a failing provider answered", async () => {
+    const searx = await startStub((req) =>
+      req.url.startsWith("/old/")
+        ? { status: 301, headers: { location: req.url.replace("/old/", "/") }, text: "" }
+        : req.url.startsWith("/search?")
+          ? { json: { results: [{ url: "https://example.org/a", title: "A", content: "about a" }] } }
+          : { status: 503, text: "down" },
+    );
+    const saved = env.SEARXNG_URL;
+    try {
+      Object.assign(env, { SEARXNG_URL: `${searx.url}/old/` });
+      expect(await webSearch("what about a")).toEqual([
+        { url: "https://example.org/a", title: "A", snippet: "about a" },
+      ]);
+      expect(searx.requests.map((r) => r.url)).toEqual([
+        "/old/search?q=what+about+a&format=json",
+        "/search?q=what+about+a&format=json",
+      ]);
+      Object.assign(env, { SEARXNG_URL: `${searx.url}/down/` });
+      await expect(webSearch("q")).rejects.toThrow("search provider answered HTTP 503");
+    } finally {
+      Object.assign(env, { SEARXNG_URL: saved });
+      await searx.close();
+    }
   });
 });
