@@ -12,28 +12,6 @@ const shared = { resolve: { alias: { "@": root } } };
  */
 const workers = Number(process.env.WATCH_TEST_WORKERS) || Math.max(2, os.availableParallelism() * 2);
 
-/**
- * Unit files that each need a worker of their own: they open a database or start the durable engine (one per
- * process), change process.env or the modules' stubs.
- */
-const STATEFUL_UNIT_FILES = [
-  "agent-fetch",
-  "agent",
-  "channel-apprise",
-  "channel-budgets",
-  "channel-delivery",
-  "embedded-limit",
-  "operation-statuses",
-  "paging",
-  "providers",
-  "retention-expiry",
-  "retention",
-  "row-parity",
-  "run-claim",
-  "state-change-rollback",
-  "view-counts",
-].map((name) => `tests/unit/${name}.test.ts`);
-
 export default defineConfig({
   root,
   ...shared,
@@ -48,27 +26,7 @@ export default defineConfig({
       {
         ...shared,
         extends: true,
-        // A worker runs file after file without importing the modules again (most of a unit file's time was its
-        // imports): these files keep no state past their own hooks (tests/usage-setup.ts fails a file that changes
-        // process.env here).
-        test: {
-          name: "unit",
-          include: ["tests/unit/**/*.test.ts"],
-          exclude: STATEFUL_UNIT_FILES,
-          root,
-          isolate: false,
-          setupFiles: ["tests/env-unchanged-setup.ts"],
-        },
-      },
-      {
-        ...shared,
-        extends: true,
-        test: {
-          name: "unit-stateful",
-          include: STATEFUL_UNIT_FILES,
-          root,
-          globalSetup: ["tests/template-setup.ts"],
-        },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root, globalSetup: ["tests/template-setup.ts"] },
       },
       // The service in-process (tests/helpers/service.ts): routers, REST, runs and deliveries on a database per file.
       {
