@@ -13,7 +13,7 @@ import { waitFor } from "../helpers/wait";
 describe.skipIf(!process.env.DATABASE_URL)("two replicas on one PostgreSQL", () => {
   it(
     "runs each due watch once, arms the retention job once, and adds up both replicas' page views",
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const model = await startModelStub(() => decisionFor({ notify: false, condition_met: false }));
       const searx = await startSearxStub();
