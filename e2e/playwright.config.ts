@@ -6,9 +6,9 @@ export default defineConfig({
   globalSetup: "./global-setup.ts",
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // Every test runs side by side with the others, those of one file too: each Clerk test signs in a user of its own,
-  // and the no-auth server lifts the per-account limits its tests share (e2e/global-setup.ts).
-  fullyParallel: true,
+  // Files run side by side, the tests of one file one after another: side by side too they gained nothing on a quiet
+  // machine, and on a busy one the Clerk tests' 60 s ran out.
+  fullyParallel: false,
   workers: 2,
   reporter: [["list"]],
   use: {
