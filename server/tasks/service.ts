@@ -48,17 +48,7 @@ export function checkTransition(from: TaskState, to: TaskState) {
     throw new DomainError("invalid", `Invalid state transition: ${from} -> ${to}`);
 }
 
-/**
- * 403 when one more watch would pass MAX_WATCHES_PER_ACCOUNT (paused and completed ones count: every watch is in the
- * owner's unpaged list). Call inside the transaction that adds the watch: it locks the user's row, so concurrent
- * creates and forks are counted one after the other.
- */
-async function assertWatchAllowance(query: Query, userId: string) {
-  await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
-  const [row] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1`, [userId]);
-  if (row!.n >= env.MAX_WATCHES_PER_ACCOUNT) throw new DomainError("forbidden", watchLimitReached());
-}
-
+/** Every watch counts toward MAX_WATCHES_PER_ACCOUNT, paused and completed ones too: all are in the owner's list. */
 const watchLimitReached = () => `Watch limit reached (${env.MAX_WATCHES_PER_ACCOUNT}). Delete a watch first.`;
 
 /** Channel configs as rows: the type, and the rest of the config as one document. */
@@ -76,18 +66,20 @@ async function ownedTask(user: User, id: string) {
  * Inserts a watch and its channels if the account's caps allow it: the account's row is locked first, so concurrent
  * creates take turns and none passes a cap. After the lock, one statement counts, inserts and reads back, so the lock
  * is held over two statements (Prisma's interactive transaction held it over four, each a turn of a busy event loop
- * and of its query engine, and one account's concurrent creates crawled: docs/benchmarks.md).
+ * and of its query engine, and one account's concurrent creates crawled: docs/benchmarks.md). `then` runs in the same
+ * transaction once the watch is in.
  */
 async function insertTask(
   userId: string,
   fields: Record<string, unknown>,
   notifications: ReturnType<typeof notificationRows>,
+  then?: (query: Query) => Promise<unknown>,
 ): Promise<TaskRow> {
   const columns = Object.keys(fields).filter((c) => fields[c] !== undefined);
   const active = fields.state === "active";
   const [row] = await transaction(async (query) => {
     await query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
-    return query<Task & { caps_watches: number; notifications: TaskNotification[] }>(
+    const rows = await query<Task & { caps_watches: number; notifications: TaskNotification[] }>(
       // The record's columns take the table's types (json_populate_record), as an INSERT's VALUES would.
       `WITH caps AS (SELECT count(*)::int AS watches, count(*) FILTER (WHERE state = 'active')::int AS active
                              FROM tasks WHERE user_id = $1::uuid),
@@ -109,6 +101,8 @@ async function insertTask(
         JSON.stringify(notifications),
       ],
     );
+    if (rows[0]?.id !== null) await then?.(query);
+    return rows;
   });
   const { caps_watches, ...task } = row!;
   if (task.id === null) {
@@ -347,27 +341,20 @@ export async function forkTask(user: User, id: string, name?: string) {
   if (!source || (!own && !source.is_public)) throw notFound();
   const forkName = name ?? `${source.name.slice(0, MAX_NAME - " (Copy)".length)} (Copy)`;
   // Names are not unique (two watches may share one), so a fork never collides.
-  const row = await db.$transaction(async (tx) => {
-    await assertWatchAllowance(prismaQuery(tx), user.id);
-    const created = await tx.task.create({
-      data: {
-        user_id: user.id,
-        ...pickDefinition(source),
-        name: forkName,
-        state: "paused",
-        is_public: false,
-        forked_from_task_id: source.id,
-        notifications: own
-          ? {
-              create: source.notifications.map((n) => ({ type: n.type, config: n.config as Prisma.InputJsonValue })),
-            }
-          : undefined,
-      },
-      include: taskInclude,
-    });
-    if (!own) await recountSubscribers(prismaQuery(tx), [source.id]);
-    return created;
-  });
+  const row = await insertTask(
+    user.id,
+    {
+      id: randomUUID(),
+      user_id: user.id,
+      ...pickDefinition(source),
+      name: forkName,
+      state: "paused",
+      is_public: false,
+      forked_from_task_id: source.id,
+    },
+    own ? source.notifications.map(({ type, config }) => ({ type, config: config as Prisma.InputJsonValue })) : [],
+    own ? undefined : (query) => recountSubscribers(query, [source.id]),
+  );
   return ownerTaskView(row);
 }
 
