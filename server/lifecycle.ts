@@ -10,6 +10,7 @@ import { nextRetentionAt } from "./retention";
 import { now } from "./clock";
 import { sql } from "./db/sql";
 import { log } from "./observability/log.mjs";
+import { forgetStartState } from "./start-state";
 const tracingEnabled = () => !!process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
 import { metrics } from "./observability/metrics.mjs";
 
@@ -42,6 +43,9 @@ export function startServices() {
 }
 
 async function start() {
+  // After a stop, a start in the same process begins afresh (the in-process test tier's next file).
+  await g.__watchStopping;
+  g.__watchStopping = undefined;
   if (!(globalThis as { __watchFront?: boolean }).__watchFront)
     throw new Error(
       "Start Watch with `npm start` or `npm run dev` (scripts/start.mjs): its front records the client address that per-IP limits and SERVICE_NOAUTH rely on, and caps request bodies.",
@@ -98,7 +102,10 @@ export async function drainRuns(deadline: number) {
   await g.__watchDrainDriver?.(deadline);
 }
 
-/** Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests and runs have finished. */
+/**
+ * Idempotent: called on SIGTERM/SIGINT by the server script after in-flight requests and runs have finished. What the
+ * start kept in memory is forgotten, so the process could start again.
+ */
 export function stopServices() {
   return (g.__watchStopping ??= (async () => {
     setScheduler(undefined);
@@ -107,6 +114,8 @@ export function stopServices() {
     await flushViewCounts().catch((e: Error) => log.error(`page views not written: ${e.message}`));
     await database().close();
     if (tracingEnabled()) await (await import("./observability/tracing")).stopTracing();
+    forgetStartState();
+    g.__watchReady = undefined;
   })());
 }
 

@@ -4,8 +4,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { sql } from "./db/sql";
+import { forgetOnStop } from "./start-state";
 
 const cached = new Map<string, Promise<Buffer>>();
+forgetOnStop(() => cached.clear());
 
 export function serviceKey(name: string): Promise<Buffer> {
   let key = cached.get(name);

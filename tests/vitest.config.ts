@@ -29,6 +29,8 @@ export default defineConfig({
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root, globalSetup: ["tests/template-setup.ts"] },
       },
       // The service in-process (tests/helpers/service.ts): routers, REST, runs and deliveries on a database per file.
+      // A worker runs file after file without importing the service again (half the tier's CPU): each file starts the
+      // services on its own database and stubs, and their stop forgets what the start kept (server/start-state.ts).
       {
         ...shared,
         extends: true,
@@ -36,6 +38,7 @@ export default defineConfig({
           name: "service",
           include: ["tests/service/**/*.test.ts"],
           root,
+          isolate: false,
           globalSetup: ["tests/template-setup.ts"],
         },
       },

@@ -3,12 +3,18 @@
  * user and the next free slot goes to the next user in turn, so one user's burst cannot starve the others.
  */
 import { env } from "../env";
+import { forgetOnStop } from "../start-state";
 
 type Waiter = () => void;
 const queues = new Map<string, Waiter[]>(); // insertion order = round-robin order
 let running = 0;
 /** Set at shutdown: no slot is handed out any more. */
 let closed = false;
+forgetOnStop(() => {
+  queues.clear();
+  running = 0;
+  closed = false;
+});
 
 function next() {
   if (closed || running >= env.AGENT_CONCURRENCY) return;

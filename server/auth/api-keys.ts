@@ -17,6 +17,7 @@ import { sql } from "../db/sql";
 import { rateLimitedError, takeToken } from "../ratelimit";
 import { bcryptCompare, bcryptHash } from "./bcrypt-pool";
 import { log } from "../observability/log.mjs";
+import { forgetOnStop } from "../start-state";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_PATTERN = /^sk_[A-Za-z0-9]{32}$/;
@@ -45,6 +46,9 @@ type CacheEntry = { keyId: string | null; until: number };
 const g = globalThis as unknown as { __watchKeyCache?: Map<string, CacheEntry> };
 const cache = (g.__watchKeyCache ??= new Map());
 const pending = new Map<string, Promise<boolean>>();
+forgetOnStop(() => {
+  for (const m of [cache, pending, strikes, blocked]) m.clear();
+});
 
 function remember(digest: string, keyId: string | null, ttl: number) {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);

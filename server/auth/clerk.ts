@@ -6,14 +6,17 @@ import { createClerkClient, verifyToken } from "@clerk/backend";
 import { env } from "../env";
 import { DomainError, isDomainError } from "../errors";
 import { log } from "../observability/log.mjs";
+import { forgetOnStop } from "../start-state";
 
 export const clerkConfigured = () => !!env.CLERK_SECRET_KEY;
 
 const notInitialized = () => new DomainError("unavailable", "Clerk client not initialized");
 
+const g = globalThis as unknown as { __watchClerk?: ReturnType<typeof createClerkClient> };
+forgetOnStop(() => (g.__watchClerk = undefined));
+
 function clerkClient() {
   if (!env.CLERK_SECRET_KEY) throw notInitialized();
-  const g = globalThis as unknown as { __watchClerk?: ReturnType<typeof createClerkClient> };
   return (g.__watchClerk ??= createClerkClient({
     secretKey: env.CLERK_SECRET_KEY,
     jwtKey: env.CLERK_JWT_KEY,

@@ -5,6 +5,7 @@
  * without 'strict-dynamic'.
  */
 import { clerkPublishableKey, env } from "../env";
+import { forgetOnStop } from "../start-state";
 
 /** Clerk's Frontend API host, which the publishable key encodes: pk_test_/pk_live_ + base64("<host>$"). */
 export function clerkFrontendApi(publishableKey: string | undefined): string | null {
@@ -54,6 +55,7 @@ function policy(clerkHost: string | null): [string, string] {
 }
 
 let parts: { clerk: [string, string]; plain: [string, string] } | undefined;
+forgetOnStop(() => (parts = undefined));
 
 /** The policy for the page at `pathname`, allowing scripts with `nonce`. */
 export function contentSecurityPolicy(nonce: string, pathname: string): string {

@@ -13,6 +13,7 @@ import { renderMarkdown, renderSourceList } from "../render/markdown";
 import type { TaskView } from "../tasks/schemas";
 import { publicTaskView, verdictFor } from "../tasks/views";
 import { verdictBadge } from "./verdict";
+import { forgetOnStop } from "../start-state";
 
 export type PublicListQuery = { sort: "recent" | "popular"; q?: string; limit: number; offset: number };
 
@@ -44,6 +45,7 @@ export async function listUserPublicTasks(username: string) {
 
 const TRENDING_TTL_MS = 60_000;
 let trending: { at: number; watches: Promise<{ tasks: TaskView[]; audiences: Map<string, Audience> }> } | undefined;
+forgetOnStop(() => (trending = undefined));
 
 /**
  * The most followed public watches with their verdicts, for the home page. Read at most once a minute per process:

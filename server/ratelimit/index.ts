@@ -11,6 +11,7 @@ import { env } from "../env";
 import { clientGroup } from "../net/client-address.mjs";
 import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
 import { log } from "../observability/log.mjs";
+import { forgetOnStop } from "../start-state";
 
 export { BUCKETS, type Bucket } from "./buckets";
 
@@ -85,6 +86,7 @@ function upstashLimiter(url: string, token: string): RateLimiter {
 }
 
 const g = globalThis as unknown as { __watchRateLimiter?: RateLimiter };
+forgetOnStop(() => (g.__watchRateLimiter = undefined));
 export function rateLimiter(): RateLimiter {
   return (g.__watchRateLimiter ??=
     env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN

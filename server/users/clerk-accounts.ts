@@ -18,6 +18,7 @@ import { scheduler } from "../scheduler";
 import { recountSubscribers } from "../follows/subscribers";
 import { userView } from "./service";
 import { log } from "../observability/log.mjs";
+import { forgetOnStop } from "../start-state";
 
 /** Creates or refreshes the caller's record from the identity provider (POST /auth/sync-user). */
 export async function syncUser(caller: Exclude<Caller, { method: "api_key" }>) {
@@ -40,6 +41,10 @@ const refreshing = new Map<string, Promise<User>>();
 /** Sessions whose refresh failed recently (Clerk unreachable): not retried on every request. */
 const failedRecently = new Map<string, number>();
 const RETRY_FAILED_AFTER_MS = 60_000;
+forgetOnStop(() => {
+  refreshing.clear();
+  failedRecently.clear();
+});
 
 /**
  * The account of a verified session token, its profile re-read from Clerk the first time this session is seen (once,
