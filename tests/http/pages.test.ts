@@ -85,7 +85,9 @@ describe("a public watch's page", () => {
     // and signed-in visitors get a Fork button.
     const views = async () =>
       (await call("GET", `/api/v1/public/tasks/id/${t.id}`, { auth: owner.token })).body.view_count as number;
-    const before = await views();
+    // The anonymous view above is written with its batch of counts: wait for it, or it could land between two reads.
+    await waitFor("the anonymous view counted", async () => (await views()) === 1, 5_000);
+    const before = 1;
     const ownerView = await (await anonymous.page(`/w/${t.id}`, { cookie: `__session=${owner.token}` })).text();
     expect(await views()).toBe(before);
     expect(ownerView).toContain(">Fork</button>");
