@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import SlowestFirst from "./sequencer";
 
 const root = path.resolve(import.meta.dirname, "..");
 const shared = { resolve: { alias: { "@": root } } };
@@ -21,6 +22,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: workers,
     reporters: ["default", "./tests/times-reporter.ts"],
+    sequence: { sequencer: SlowestFirst },
     setupFiles: ["tests/usage-setup.ts"],
     projects: [
       {

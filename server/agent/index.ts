@@ -13,6 +13,7 @@ import { searchProvider, searchTools } from "./search";
 import { reportedSources, resolveGroundingRedirects } from "./sources";
 import { metrics } from "../observability/metrics.mjs";
 import { stepProgress, type ProgressEntry } from "./progress";
+import { forgetOnStop } from "../start-state";
 
 export { clampNextRun };
 export { withAgentSlot } from "./slots";
@@ -54,6 +55,7 @@ const telemetry = (watchId: string) => ({
 type Resolved = { model: LanguageModel; tools: ToolSet; name: string; choice?: ModelChoice };
 /** Creating a provider's model builds its response schemas, which costs more than the rest of a run: once per configuration. */
 let created: { key: string; resolved: Resolved } | undefined;
+forgetOnStop(() => (created = undefined));
 
 /** The configured model, or an AgentError saying what to set; nothing is created. */
 function configuredModel(): ModelChoice {

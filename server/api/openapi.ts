@@ -13,6 +13,7 @@ import { BUCKETS, describeLimit, limitOf, windowSeconds, type Bucket } from "../
 import { ErrorSchema, ValidationErrorSchema } from "./errors";
 import { appRouter } from "./root";
 import { bucketsOf, REFUSED, successStatusOf, type Access, type CallType, type Meta, type WireMeta } from "./wire";
+import { forgetOnStop } from "../start-state";
 
 type Json = Record<string, unknown>;
 type Response = { description: string; content?: Json; headers?: Record<string, unknown> };
@@ -313,5 +314,7 @@ function build() {
   return doc;
 }
 
+/** Built once per start: it states the configured limits. */
 let cached: ReturnType<typeof build> | undefined;
+forgetOnStop(() => (cached = undefined));
 export const openApiDocument = () => (cached ??= build());
