@@ -51,7 +51,12 @@ async function start() {
       "Start Watch with `npm start` or `npm run dev` (scripts/start.mjs): its front records the client address that per-IP limits and SERVICE_NOAUTH rely on, and caps request bodies.",
     );
   const started = Date.now();
-  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, prepare: migrate });
+  const db = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    embedded: { sharedBuffers: env.EMBEDDED_SHARED_BUFFERS },
+    prepare: migrate,
+  });
   const driver = await startDriver(db);
   setScheduler(driver.scheduler);
   await driver.scheduler.armRetention(nextRetentionAt(now()));

@@ -164,17 +164,31 @@ async function serveSnapshots(pglite: import("@electric-sql/pglite").PGlite, dat
     });
 }
 
+export type EmbeddedOptions = {
+  /**
+   * PostgreSQL's `shared_buffers` (e.g. "16MB"; its default 128MB when unset). PGlite clears them at every start,
+   * about a CPU-second at 128MB.
+   */
+  sharedBuffers?: string;
+};
+
 /**
  * The embedded database in `dataDir` (created when new), for the process that holds its lock, with DATA_DIR and
  * every file in it the owner's only: those PGlite made while it started are fixed once it has, and it makes every
  * later one so itself.
  */
-export async function openEmbedded(dataDir: string) {
+export async function openEmbedded(dataDir: string, opts: EmbeddedOptions = {}) {
   const root = path.resolve(dataDir);
   const dir = path.join(root, "pglite");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
+  const pglite = await PGlite.create(dir, {
+    extensions: await pgliteExtensions(),
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...(opts.sharedBuffers ? ["-c", `shared_buffers=${opts.sharedBuffers}`] : []),
+    ],
+  });
   ownerOnlyModes(pglite);
   privateDataDir(root);
   return pglite;
@@ -200,12 +214,12 @@ function ownerOnlyModes(pglite: import("@electric-sql/pglite").PGlite) {
   }
 }
 
-async function startEmbedded(dataDir: string) {
+async function startEmbedded(dataDir: string, opts: EmbeddedOptions) {
   const restoreUmask = privateFiles();
   let unlock: (() => void) | undefined;
   try {
     unlock = lockEmbedded(dataDir);
-    const pglite = await openEmbedded(dataDir);
+    const pglite = await openEmbedded(dataDir, opts);
     const served = await serveEmbedded(pglite, path.resolve(dataDir));
     const stopSnapshots = await serveSnapshots(pglite, dataDir);
     return {
@@ -255,10 +269,11 @@ function createPrisma(url: string, poolSize = 10) {
 export function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
+  embedded?: EmbeddedOptions;
   prepare?: (url: string) => Promise<void>;
 }): Promise<Database> {
   return (g.__watchDbOpening ??= (async () => {
-    const embedded = opts.databaseUrl ? undefined : await startEmbedded(opts.dataDir);
+    const embedded = opts.databaseUrl ? undefined : await startEmbedded(opts.dataDir, opts.embedded ?? {});
     const url = opts.databaseUrl ?? embedded!.url;
     await opts.prepare?.(url);
     const { prisma, pool } = createPrisma(url);

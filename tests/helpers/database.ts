@@ -5,12 +5,13 @@
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database } from "@/server/db";
 import { migrateDatabase } from "@/server/db/schema-engine";
-import { freshDatabaseUrl, freshDataDir } from "./server";
+import { freshDatabaseUrl, freshDataDir, TEST_SHARED_BUFFERS } from "./server";
 
 export async function openTestDatabase(): Promise<Database> {
   return openDatabase({
     databaseUrl: await freshDatabaseUrl(),
     dataDir: freshDataDir(),
+    embedded: { sharedBuffers: TEST_SHARED_BUFFERS },
     prepare: async (url) => void (await migrateDatabase(url)),
   });
 }

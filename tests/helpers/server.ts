@@ -41,6 +41,12 @@ export type RunningServer = {
  */
 export const TEMPLATE = "WATCH_TEST_TEMPLATE";
 
+/**
+ * The embedded database's shared buffers in tests: PGlite clears them at every start, about a CPU-second at the
+ * production default of 128MB, and a run opens some 60 databases. Test databases stay far smaller than this.
+ */
+export const TEST_SHARED_BUFFERS = "16MB";
+
 /** The data directories this process made, removed when it exits (a run makes some 60 copies of ~40 MB each). */
 const madeDirs: string[] = [];
 process.once("exit", () => {
@@ -123,6 +129,7 @@ async function launch(env: Record<string, string | undefined>, dataDir: string, 
       HOSTNAME: "127.0.0.1",
       DATA_DIR: dataDir,
       WEBHOOK_ALLOW_PRIVATE: "1",
+      EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
       WATCH_TEST_COMPILE_CACHE: path.join(compileCaches, buildId()),
       ...env,
       NODE_OPTIONS: [`--import ${path.join(import.meta.dirname, "compile-cache.mjs")}`, env.NODE_OPTIONS]

@@ -27,7 +27,7 @@ import { memoryLimiter, type RateLimiter } from "@/server/ratelimit";
 import { TEST_AUTHORIZED_PARTY } from "./clerk";
 import { apiClient } from "./client";
 import { handleRoute } from "./routes";
-import { freshDatabaseUrl, freshDataDir } from "./server";
+import { freshDatabaseUrl, freshDataDir, TEST_SHARED_BUFFERS } from "./server";
 import { startStubs, type Stubs } from "./stubs";
 
 type Vars = Record<string, string | undefined>;
@@ -87,7 +87,7 @@ function interceptFetch() {
  */
 export async function firstStart(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const where = { dataDir: freshDataDir(), databaseUrl: await freshDatabaseUrl() };
-  configure({ DATA_DIR: where.dataDir, DATABASE_URL: where.databaseUrl });
+  configure({ DATA_DIR: where.dataDir, DATABASE_URL: where.databaseUrl, EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS });
   (globalThis as { __watchFront?: boolean }).__watchFront = true;
   await startServices();
   await stopServices();
@@ -105,6 +105,7 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
       ...stubs.clerkEnv(),
       ...stubs.servicesEnv(),
       APP_URL: SERVICE_URL,
+      EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
       ...(typeof vars === "function" ? vars(stubs) : vars),
       DATA_DIR: freshDataDir(),
       DATABASE_URL: await freshDatabaseUrl(),
