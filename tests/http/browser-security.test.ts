@@ -1,20 +1,13 @@
 /**
  * What a browser gets: agent output (attacker-controlled through prompt injection) rendered into the public page,
  * the owner's dashboard page, RSS and email without any way out of its markup; a nonce-based Content-Security-Policy
- * on every page; nosniff and Referrer-Policy on every response.
+ * on every page; nosniff and Referrer-Policy on every response. On the shared server: the stub model answers this
+ * file's watch as an attacker would. (Without Clerk, no Clerk hosts in the policy: tests/http/providers.test.ts.)
  */
 import { parse, parseFragment, type DefaultTreeAdapterMap } from "parse5";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTask, newUser, server as sharedServer } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
-import {
-  decisionFor,
-  hostileDecision,
-  startModelStub,
-  startSearxStub,
-  stubbedServiceEnv,
-} from "../helpers/stubs/model";
-import { startResendStub } from "../helpers/stubs/receivers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, createTask, newUser, server, sharedStubs, uniqueId, type TestUser } from "../helpers/api";
+import { hostileDecision } from "../helpers/stubs/model";
 import { waitFor } from "../helpers/wait";
 
 type Element = DefaultTreeAdapterMap["element"];
@@ -54,25 +47,23 @@ function expectPayloadLink(els: Element[]) {
 
 describe("agent output in pages, RSS and email", () => {
   const NAME = "</title><script>alert(7)</script>";
-  let own: RunningServer;
-  let model: Awaited<ReturnType<typeof startModelStub>>;
-  let searx: Awaited<ReturnType<typeof startSearxStub>>;
-  let resend: Awaited<ReturnType<typeof startResendStub>>;
+  const stubs = sharedStubs();
+  let owner: TestUser;
   let id: string;
-  const api = (method: string, path: string, body?: unknown) => call(method, path, { base: own.url, body });
+  const api = (method: string, path: string, body?: unknown) => call(method, path, { auth: owner.token, body });
+  /** A page as the owner's browser asks for it (the session cookie; none for a public page). */
+  const page = (path: string) => fetch(`${server().url}${path}`, { headers: { cookie: `__session=${owner.token}` } });
 
   beforeAll(async () => {
-    // The query steers the stub model: this watch's answer, title and sources are an attacker's.
-    model = await startModelStub((query) => (query.includes("xss") ? hostileDecision() : decisionFor()));
-    searx = await startSearxStub();
-    resend = await startResendStub();
-    own = await startServer(stubbedServiceEnv({ model, searx, resend }));
-    await api("PATCH", "/api/v1/users/me/username", { username: `xss${Date.now().toString(36)}` });
+    owner = await newUser(undefined, { username: `xss${Date.now().toString(36)}` });
+    // The stub model answers this watch's query as an attacker would: its answer, title and sources are hostile.
+    const query = `xss payload watch ${uniqueId("q")}`;
+    await stubs.model.answer(query, hostileDecision());
     const created = await api("POST", "/api/v1/tasks", {
-      search_query: "xss payload watch",
+      search_query: query,
       name: NAME,
       run_immediately: true,
-      notifications: [{ type: "email", address: "test@localhost" }],
+      notifications: [{ type: "email", address: owner.email }],
     });
     expect(created.status).toBe(200);
     id = created.body.id;
@@ -82,14 +73,9 @@ describe("agent output in pages, RSS and email", () => {
     expect((await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: true })).status).toBe(200);
   });
 
-  afterAll(async () => {
-    await own?.stop();
-    await Promise.all([model, searx, resend].map((s) => s?.close()));
-  });
-
   it("the public page and the owner's dashboard page render the answer without an attribute breakout", async () => {
     for (const path of [`/w/${id}`, `/dashboard/w/${id}`]) {
-      const res = await fetch(`${own.url}${path}`);
+      const res = await page(path);
       expect(res.status, path).toBe(200);
       const els = elements(parse(await res.text()));
       expectInert(els);
@@ -116,9 +102,9 @@ describe("agent output in pages, RSS and email", () => {
   });
 
   it("RSS keeps its structure and carries the same sanitized HTML", async () => {
-    const res = await fetch(`${own.url}/api/v1/public/tasks/id/${id}/rss`);
+    const res = await call("GET", `/api/v1/public/tasks/id/${id}/rss`);
     expect(res.status).toBe(200);
-    const xml = await res.text();
+    const xml = res.text;
     const items = xml.split("<item>").slice(1);
     expect(items).toHaveLength(1);
     const item = items[0]!;
@@ -135,7 +121,7 @@ describe("agent output in pages, RSS and email", () => {
 
   it("the email's HTML renders the answer through the same renderer, with a readable text part", async () => {
     const mail = await waitFor("the notification email", async () =>
-      resend.emails().find((m) => m.to === "test@localhost"),
+      (await stubs.resend.emails()).find((m) => m.to === owner.email),
     );
     const els = elements(parse(mail.html));
     expectInert(els);
@@ -145,16 +131,10 @@ describe("agent output in pages, RSS and email", () => {
     expect(mail.text).toContain("https://example.com/%22onfocus");
     expect(mail.text).not.toContain("**");
   });
-
-  it("a page without Clerk configured gets no Clerk hosts in its policy", async () => {
-    const csp = (await fetch(`${own.url}/dashboard`)).headers.get("content-security-policy") ?? "";
-    expect(csp).toContain("script-src 'self' 'nonce-");
-    expect(csp).not.toContain("clerk");
-  });
 });
 
 describe("security headers", () => {
-  const base = () => sharedServer().url;
+  const base = () => server().url;
 
   /** script-src's nonce, checked against every <script> of the page. */
   function nonceOf(csp: string) {

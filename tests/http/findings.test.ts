@@ -4,45 +4,22 @@
  * own feed item; pages of findings carry X-Total-Count; every source names its site; and a run's progress can be read
  * while it goes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../helpers/api";
-import { startServer, type RunningServer } from "../helpers/server";
-import {
-  decisionFor,
-  startModelStub,
-  startSearxStub,
-  stubbedServiceEnv,
-  type StubDecision,
-} from "../helpers/stubs/model";
-import { startResendStub } from "../helpers/stubs/receivers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, newUser, sharedStubs, type TestUser } from "../helpers/api";
+import { decisionFor } from "../helpers/stubs/model";
 import { waitFor } from "../helpers/wait";
 
-let server: RunningServer;
-let model: Awaited<ReturnType<typeof startModelStub>>;
-let searx: Awaited<ReturnType<typeof startSearxStub>>;
-let resend: Awaited<ReturnType<typeof startResendStub>>;
-/** What the stub model answers, per watch (search query). */
-const answers = new Map<string, StubDecision>();
-/** Watches (search queries) whose answer waits until the test releases it. */
-const gates = new Map<string, Promise<void>>();
+/** The shared server's model stub, steered per watch by its search query. */
+const model = sharedStubs().model;
+let owner: TestUser;
 
 beforeAll(async () => {
-  model = await startModelStub((query) => answers.get(query) ?? decisionFor(), {
-    beforeAnswer: (query) => gates.get(query) ?? Promise.resolve(),
-  });
-  searx = await startSearxStub();
-  resend = await startResendStub();
-  server = await startServer(stubbedServiceEnv({ model, searx, resend }));
-  await api("PATCH", "/api/v1/users/me/username", { username: `finder${Date.now().toString(36)}` });
+  owner = await newUser(undefined, { username: `finder${Date.now().toString(36)}` });
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all([model, searx, resend].map((s) => s?.close()));
-});
-
-const api = (method: string, path: string, body?: unknown) => call(method, path, { base: server.url, body });
-const get = async (path: string) => fetch(`${server.url}${path}`);
+const api = (method: string, path: string, body?: unknown) => call(method, path, { auth: owner.token, body });
+/** A visitor's request (no credentials). */
+const get = (path: string) => call("GET", path);
 
 async function watch(query: string, body: Record<string, unknown> = {}) {
   const r = await api("POST", "/api/v1/tasks", { search_query: query, state: "paused", notifications: [], ...body });
@@ -59,19 +36,23 @@ async function runNow(id: string) {
   });
 }
 
-const itemsOf = async (id: string) => {
-  const feed = await (await get(`/api/v1/public/tasks/id/${id}/feed.json`)).json();
-  return feed.items as { id: string; title: string; content_html: string }[];
-};
-const rssItems = async (id: string) =>
-  (await (await get(`/api/v1/public/tasks/id/${id}/rss`)).text()).split("<item>").length - 1;
+const itemsOf = async (id: string) =>
+  (await get(`/api/v1/public/tasks/id/${id}/feed.json`)).body.items as {
+    id: string;
+    title: string;
+    content_html: string;
+  }[];
+const rssItems = async (id: string) => (await get(`/api/v1/public/tasks/id/${id}/rss`)).text.split("<item>").length - 1;
 
 describe("a finding seen again", () => {
   it("is one entry with its confirmations, in the API, the public API and both feeds", async () => {
     const query = "findings: Postgres 19 beta";
     const id = await watch(query);
     const first = await runNow(id);
-    answers.set(query, decisionFor({ notify: false, notification: null, answer: "Beta 1 is still the latest." }));
+    await model.answer(
+      query,
+      decisionFor({ notify: false, notification: null, answer: "Beta 1 is still the latest." }),
+    );
     await runNow(id);
     const last = await runNow(id);
 
@@ -110,13 +91,13 @@ describe("a finding seen again", () => {
     const anyone = await get(`/api/v1/public/tasks/id/${id}/findings`);
     expect(anyone.status).toBe(200);
     expect(anyone.headers.get("x-total-count")).toBe("1");
-    expect(await anyone.json()).toEqual(owner.body);
+    expect(anyone.body).toEqual(owner.body);
     const items = await itemsOf(id);
     expect(items.map((i) => i.title)).toEqual(["PostgreSQL 19 Beta 1 is out"]);
     expect(items[0]!.id).toMatch(new RegExp(`/w/${id}#f-[0-9a-f]{16}$`));
     expect(await rssItems(id)).toBe(1);
     // The public task view has no progress (the owner's runs do).
-    const publicTask = await (await get(`/api/v1/public/tasks/id/${id}`)).json();
+    const publicTask = (await get(`/api/v1/public/tasks/id/${id}`)).body;
     expect(publicTask.last_execution).not.toHaveProperty("progress");
     expect(publicTask.resolution.sources[0].domain).toBe("postgresql.org");
   });
@@ -125,11 +106,17 @@ describe("a finding seen again", () => {
     const query = "findings: Postgres 20 beta";
     const id = await watch(query);
     await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: true });
-    answers.set(query, decisionFor({ finding_key: "pg20-beta1", notification: { title: "Beta 1", markdown: "b1" } }));
+    await model.answer(
+      query,
+      decisionFor({ finding_key: "pg20-beta1", notification: { title: "Beta 1", markdown: "b1" } }),
+    );
     await runNow(id);
-    answers.set(query, decisionFor({ finding_key: "pg20-beta2", notification: { title: "Beta 2", markdown: "b2" } }));
+    await model.answer(
+      query,
+      decisionFor({ finding_key: "pg20-beta2", notification: { title: "Beta 2", markdown: "b2" } }),
+    );
     await runNow(id);
-    answers.set(
+    await model.answer(
       query,
       decisionFor({ condition_met: false, notify: false, finding_key: null, retracts_previous: true }),
     );
@@ -158,7 +145,10 @@ describe("a held finding", () => {
     const query = "findings: held rumour";
     const id = await watch(query, { min_sources: 2 });
     await api("PATCH", `/api/v1/tasks/${id}/visibility`, { is_public: true });
-    answers.set(query, decisionFor({ finding_key: "rumour", notification: { title: "A rumour", markdown: "r" } }));
+    await model.answer(
+      query,
+      decisionFor({ finding_key: "rumour", notification: { title: "A rumour", markdown: "r" } }),
+    );
     await runNow(id);
     await runNow(id);
 
@@ -168,17 +158,17 @@ describe("a held finding", () => {
     ]);
     const anyone = await get(`/api/v1/public/tasks/id/${id}/findings`);
     expect(anyone.headers.get("x-total-count")).toBe("0");
-    expect(await anyone.json()).toEqual([]);
+    expect(anyone.body).toEqual([]);
     expect(await itemsOf(id)).toEqual([]);
     expect(await rssItems(id)).toBe(0);
-    const view = await (await get(`/api/v1/public/tasks/id/${id}`)).json();
+    const view = (await get(`/api/v1/public/tasks/id/${id}`)).body;
     expect(view.resolution.status).toBe("watching");
     expect(view.last_execution).toBeNull();
     // Paused, as the owner left it: never "held" for anyone else, and no answer the bounds held back.
     expect(view.verdict.state).toBe("paused");
     expect(view.latest_answer).toBeNull();
-    expect(await (await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text()).toContain('aria-label="watch: paused"');
-    const page = await (await get(`/w/${id}`)).text();
+    expect((await get(`/api/v1/public/tasks/id/${id}/badge.svg`)).text).toContain('aria-label="watch: paused"');
+    const page = (await get(`/w/${id}`)).text;
     expect(page).not.toContain("A rumour");
   });
 
@@ -192,9 +182,8 @@ describe("a held finding", () => {
 describe("a run under way", () => {
   it("shows its searches while it goes, then its decision and where it was sent", async () => {
     const query = "findings: progress while running";
-    let release!: () => void;
-    gates.set(query, new Promise<void>((r) => (release = r)));
-    const id = await watch(query, { notifications: [{ type: "email", address: "test@localhost" }] });
+    const release = await model.hold(query);
+    const id = await watch(query, { notifications: [{ type: "email", address: owner.email }] });
     const started = await api("POST", `/api/v1/tasks/${id}/execute`);
     expect(started.status).toBe(200);
     // The model's answer is held back until the search is visible on the running execution.
@@ -203,7 +192,7 @@ describe("a run under way", () => {
       return latest?.status === "running" && latest.progress.length > 0 && latest;
     });
     expect(running.progress).toEqual([{ at: expect.any(String), step: "search", detail: query }]);
-    release();
+    await release();
     const done = await waitFor("the run", async () => {
       const [latest] = (await api("GET", `/api/v1/tasks/${id}/executions?limit=1`)).body;
       return latest?.status === "success" && latest;

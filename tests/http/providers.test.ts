@@ -3,7 +3,8 @@
  * replayed from a recorded grounded answer by a local stub (tests/helpers/stubs/providers.ts). The first run records
  * the met finding with the grounding links resolved to the real pages and Gemini's usage, and delivers one signed
  * webhook; Gemini overloaded fails a run with its own words, keeps the watch active and retries it with backoff.
- * Without any model, start-up says so in one line and the watch page shows the fix. The other providers run through
+ * Without any model, start-up says so in one line and the watch page shows the fix; without Clerk, no page's policy
+ * allows Clerk's hosts. The other providers run through
  * the same steps in tests/unit/providers.test.ts (a server per provider would cost a start each: the model is chosen
  * from the process's environment).
  */
@@ -148,5 +149,13 @@ describe("no model configured", () => {
       "<code>GOOGLE_GENERATIVE_AI_API_KEY</code>: Gemini with Google Search (<code>gemini-2.5-flash</code>)",
     );
     expect(html).not.toContain("The last check failed");
+  });
+});
+
+describe("a server without Clerk", () => {
+  it("gets no Clerk hosts in its pages' Content-Security-Policy", async () => {
+    const csp = (await fetch(`${unconfigured.url}/dashboard`)).headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self' 'nonce-");
+    expect(csp).not.toContain("clerk");
   });
 });

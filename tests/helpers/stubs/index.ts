@@ -6,6 +6,7 @@
  *
  *   stubs.model.answer("iPhone 18 release", decisionFor({ finding_key: "announced" }))  // this watch's next answer
  *   stubs.model.decide((query) => …)          // every other watch's answer (default: a met finding)
+ *   const release = stubs.model.hold("q")      // that watch's run waits before its answer, until release()
  *   stubs.receiver.reply("/down", () => ({ status: 503 }))  // webhooks to `${stubs.receiver.url}/down` fail
  *   stubs.resend.emails()                     // what was sent, oldest first
  *
@@ -22,7 +23,21 @@ export type Stubs = Awaited<ReturnType<typeof startStubs>>;
 export async function startStubs() {
   const answers = new Map<string, StubDecision>();
   let fallback: (query: string) => StubDecision = () => decisionFor();
-  const modelOptions: { answerDelayMs?: number } = {};
+  /** Search queries whose answer waits until released (a run seen under way). */
+  const holds = new Map<string, { held: Promise<void>; release: () => void }>();
+  const release = (query: string) => {
+    holds.get(query)?.release();
+    holds.delete(query);
+  };
+  const hold = (query: string) => {
+    let resolve!: () => void;
+    const held = new Promise<void>((r) => (resolve = r));
+    holds.set(query, { held, release: resolve });
+    return () => release(query);
+  };
+  const modelOptions: { answerDelayMs?: number; beforeAnswer?: (query: string) => Promise<void> } = {
+    beforeAnswer: async (query) => holds.get(query)?.held,
+  };
   const replies = new Map<string, () => StubReply>();
   let sendEmail: () => StubReply = () => ({ json: { id: `email_${Date.now()}` } });
 
@@ -35,10 +50,14 @@ export async function startStubs() {
     startWebhookReceiver((req) => (replies.get(new URL(req.url, "http://x").pathname) ?? (() => ({ text: "ok" })))()),
   ]);
 
-  model.onControl((m: { answer?: { query: string; decision: StubDecision }; delay?: number }) => {
-    if (m.answer) answers.set(m.answer.query, m.answer.decision);
-    if (m.delay !== undefined) modelOptions.answerDelayMs = m.delay;
-  });
+  model.onControl(
+    (m: { answer?: { query: string; decision: StubDecision }; delay?: number; hold?: string; release?: string }) => {
+      if (m.answer) answers.set(m.answer.query, m.answer.decision);
+      if (m.delay !== undefined) modelOptions.answerDelayMs = m.delay;
+      if (m.hold !== undefined) hold(m.hold);
+      if (m.release !== undefined) release(m.release);
+    },
+  );
   receiver.onControl((m: { path: string; reply: StubReply }) => replies.set(m.path, () => m.reply));
   resend.onControl((m: { reply: StubReply }) => void (sendEmail = () => m.reply));
 
@@ -62,6 +81,8 @@ export async function startStubs() {
       decide: (decide: (query: string) => StubDecision) => void (fallback = decide),
       /** Its final answer comes this much later (a run that stays open for a moment). */
       delay: (ms: number) => void (modelOptions.answerDelayMs = ms),
+      /** The watch with this search query waits before its final answer until the returned release is called. */
+      hold,
     },
     searx,
     resend: { ...resend, reply: (reply: () => StubReply) => void (sendEmail = reply) },
@@ -116,6 +137,11 @@ export function remoteStubs(urls: StubUrls) {
       url: urls.model,
       answer: (query: string, decision: StubDecision) => control(urls.model, { answer: { query, decision } }),
       delay: (ms: number) => control(urls.model, { delay: ms }),
+      /** The watch with this search query waits before its final answer; resolves to its release. */
+      hold: async (query: string) => {
+        await control(urls.model, { hold: query });
+        return () => control(urls.model, { release: query });
+      },
     },
     resend: {
       url: urls.resend,
