@@ -13,6 +13,18 @@ const shared = { resolve: { alias: { "@": root } } };
  */
 const workers = Number(process.env.WATCH_TEST_WORKERS) || Math.max(2, os.availableParallelism() * 2);
 
+/**
+ * Unit files that configure the service through the process's environment before importing it (it reads its
+ * configuration once per process): each needs a worker of its own.
+ */
+const UNIT_ISOLATED = [
+  "tests/unit/agent-fetch.test.ts",
+  "tests/unit/agent.test.ts",
+  "tests/unit/channel-delivery.test.ts",
+  "tests/unit/operation-statuses.test.ts",
+  "tests/unit/providers.test.ts",
+];
+
 export default defineConfig({
   root,
   ...shared,
@@ -25,10 +37,25 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     setupFiles: ["tests/usage-setup.ts"],
     projects: [
+      // A worker runs file after file without importing again (half the tier's CPU), so a file must leave the
+      // process as it found it: the environment guard fails one that does not.
       {
         ...shared,
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], root, globalSetup: ["tests/template-setup.ts"] },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          exclude: UNIT_ISOLATED,
+          root,
+          isolate: false,
+          setupFiles: ["tests/environment-guard.ts"],
+          globalSetup: ["tests/template-setup.ts"],
+        },
+      },
+      {
+        ...shared,
+        extends: true,
+        test: { name: "unit-isolated", include: UNIT_ISOLATED, root, globalSetup: ["tests/template-setup.ts"] },
       },
       // The service in-process (tests/helpers/service.ts): routers, REST, runs and deliveries on a database per file.
       // A worker runs file after file without importing the service again (half the tier's CPU): each file starts the
