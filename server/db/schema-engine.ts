@@ -3,6 +3,7 @@
  * The Prisma CLI cannot download its native schema engine in this environment, so `npm run db:migrate`
  * and the server's start-up both apply `prisma/migrations` through this module.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -104,10 +105,39 @@ export async function migrateDatabase(url: string) {
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
+    if (await migrationsApplied(pool)) return [];
     return await applyMigrations(new PrismaPg(pool));
   } finally {
     await pool.end();
   }
+}
+
+type Queryable = { query<R>(sql: string): Promise<{ rows: R[] }> };
+
+/**
+ * Whether every migration is applied, as written (its checksum: the SHA-256 of its SQL), and nothing else is recorded
+ * in Prisma's own table: the usual start-up, which then never loads the schema engine (some MB of WebAssembly, about
+ * half a CPU-second). Anything else (a new database, a pending, failed, edited or unknown migration) goes to the
+ * engine, which applies, waits for another replica's lock or refuses, as it always does.
+ */
+export async function migrationsApplied(db: Queryable, root = process.cwd()) {
+  type Row = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
+  let rows: Row[];
+  try {
+    ({ rows } = await db.query<Row>(
+      "SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations",
+    ));
+  } catch (e) {
+    if ((e as { code?: string }).code === "42P01") return false; // no such table: nothing applied yet
+    throw e;
+  }
+  const applied = rows.filter((r) => r.rolled_back_at === null);
+  const { migrationDirectories } = migrationsList(projectPaths(root).migrationsDir);
+  if (applied.length !== migrationDirectories.length || applied.some((r) => r.finished_at === null)) return false;
+  const checksums = new Map(applied.map((r) => [r.migration_name, r.checksum]));
+  return migrationDirectories.every(
+    (d) => checksums.get(d.path) === crypto.createHash("sha256").update(d.migrationFile.content.value).digest("hex"),
+  );
 }
 
 /** Applies pending migrations; returns the names applied. Idempotent. */
