@@ -93,7 +93,7 @@ export const groups = {
       .describe("Directory of the embedded database (one server process at a time)."),
     EMBEDDED_SHARED_BUFFERS: z
       .string()
-      .regex(/^[1-9][0-9]{0,6}(kB|MB|GB)$/, 'a size such as "128MB"')
+      .regex(/^[1-9][0-9]{0,5}(MB|GB)$/, 'a size in MB or GB, such as "128MB"')
       .default("128MB")
       .describe(
         "Memory the embedded database keeps its pages in (PostgreSQL's shared_buffers), set up at every start: a smaller one starts faster.",

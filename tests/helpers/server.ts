@@ -42,8 +42,8 @@ export type RunningServer = {
 export const TEMPLATE = "WATCH_TEST_TEMPLATE";
 
 /**
- * The embedded database's shared buffers in tests: PGlite clears them at every start, about a CPU-second at the
- * production default of 128MB, and a run opens some 60 databases. Test databases stay far smaller than this.
+ * The embedded database's shared buffers in tests: PGlite clears them at every start (at the default 128MB, about
+ * half a CPU-second and 140 MB of memory more), and a run opens some 60 databases. Test databases stay far smaller.
  */
 export const TEST_SHARED_BUFFERS = "16MB";
 
