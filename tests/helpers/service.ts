@@ -43,10 +43,12 @@ const VARIABLES = Object.values(groups).flatMap((group) => Object.keys(group));
 const OWN = new Set(["DATABASE_URL", "DATA_DIR", "NODE_ENV"]);
 
 /**
- * Replaces the service's configuration by `vars` over the defaults (validated as at a server's start). Some libraries
- * read a variable themselves (Resend its base URL), so the process's environment says the same, as a server's would.
+ * Replaces the service's configuration by `vars` over the defaults (validated as at a server's start), with the test
+ * database's small shared buffers unless `vars` say otherwise. Some libraries read a variable themselves (Resend its
+ * base URL), so the process's environment says the same, as a server's would.
  */
-function configure(vars: Vars) {
+function configure(given: Vars) {
+  const vars: Vars = { EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS, ...given };
   const next = loadEnv(vars);
   for (const key of Object.keys(env)) delete (env as Record<string, unknown>)[key];
   Object.assign(env, next);
@@ -87,7 +89,7 @@ function interceptFetch() {
  */
 export async function firstStart(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const where = { dataDir: freshDataDir(), databaseUrl: await freshDatabaseUrl() };
-  configure({ DATA_DIR: where.dataDir, DATABASE_URL: where.databaseUrl, EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS });
+  configure({ DATA_DIR: where.dataDir, DATABASE_URL: where.databaseUrl });
   (globalThis as { __watchFront?: boolean }).__watchFront = true;
   await startServices();
   await stopServices();
@@ -105,7 +107,6 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
       ...stubs.clerkEnv(),
       ...stubs.servicesEnv(),
       APP_URL: SERVICE_URL,
-      EMBEDDED_SHARED_BUFFERS: TEST_SHARED_BUFFERS,
       ...(typeof vars === "function" ? vars(stubs) : vars),
       DATA_DIR: freshDataDir(),
       DATABASE_URL: await freshDatabaseUrl(),

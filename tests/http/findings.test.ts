@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => call(method, path, { auth: owner.token, body });
-/** A visitor's request (no credentials). */
+/** A request without credentials: on the shared server, the development account, never the watches' owner. */
 const get = (path: string) => call("GET", path);
 
 async function watch(query: string, body: Record<string, unknown> = {}) {
