@@ -4,9 +4,8 @@
  * the met finding with the grounding links resolved to the real pages and Gemini's usage, and delivers one signed
  * webhook; Gemini overloaded fails a run with its own words, keeps the watch active and retries it with backoff.
  * Without any model, start-up says so in one line and the watch page shows the fix; without Clerk, no page's policy
- * allows Clerk's hosts. The other providers run through
- * the same steps in tests/unit/providers.test.ts (a server per provider would cost a start each: the model is chosen
- * from the process's environment).
+ * allows Clerk's hosts. The other providers run through the same steps in tests/unit/providers.test.ts (a server per
+ * provider would cost a start each: the model is chosen from the process's environment).
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
