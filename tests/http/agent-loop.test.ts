@@ -44,7 +44,12 @@ describe("durability", () => {
     // dies there.
     await waitFor("the email attempt", async () => stubs.resend.emails().length >= 1);
     await waitFor("the Slack attempt", async () => stubs.receiver.to(SLACK).length >= 1);
-    await waitFor("the webhook", async () => stubs.receiver.to("/crash").length >= 1);
+    // The webhook's answer recorded, not only its request received: a kill between the two would cut it short too.
+    await waitFor("the webhook sent", async () =>
+      (await api("GET", `/api/v1/notifications/sends?task_id=${created.body.id}`)).body.sends.some(
+        (x: { notification_type: string; status: string }) => x.notification_type === "webhook" && x.status === "sent",
+      ),
+    );
     await server.kill();
 
     stubs.resend.reply(() => ({ json: { id: `email_${Date.now()}` } }));
