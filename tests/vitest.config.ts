@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { TEST_NODE_FLAGS } from "./helpers/server";
 import SlowestFirst from "./sequencer";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -32,6 +33,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    execArgv: TEST_NODE_FLAGS,
     maxWorkers: workers,
     reporters: ["default", "./tests/times-reporter.ts"],
     sequence: { sequencer: SlowestFirst },

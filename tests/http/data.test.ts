@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, type Res } from "../helpers/api";
 import { waitFor } from "../helpers/wait";
-import { freshDataDir, root, startServer, type RunningServer } from "../helpers/server";
+import { freshDataDir, root, startServer, TEST_NODE_FLAGS, type RunningServer } from "../helpers/server";
 import { pgliteExtensions, serveEmbedded } from "@/server/db";
 
 type Run = { code: number | null; out: string };
@@ -25,7 +25,7 @@ function dataCommand(args: string[], env: Record<string, string | undefined>): P
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/db-data.mts", ...args],
+      [path.join(root, "node_modules/tsx/dist/cli.mjs"), ...TEST_NODE_FLAGS, "scripts/db-data.mts", ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
