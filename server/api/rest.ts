@@ -151,8 +151,13 @@ export async function handleRest(request: Request): Promise<Response> {
     const wanted = longList(url);
     if (wanted !== undefined) return sendList(request, url, headers, wanted);
   }
-  return answer(request, url, headers, body, queryKeys);
+  return respond(await answer(request, url, headers, body, queryKeys));
 }
+
+/** An operation's answer, its body the adapter's JSON text. */
+type Answer = { status: number; headers: Headers; body: string | null };
+
+const respond = (a: Answer) => new Response(a.body, { status: a.status, headers: a.headers });
 
 /** The operation's answer to the request as the adapter gives it (`url`, `headers`, `body`: as the client's, read). */
 async function answer(
@@ -162,7 +167,7 @@ async function answer(
   body: unknown,
   queryKeys?: Set<string>,
   continued = false,
-): Promise<Response> {
+): Promise<Answer> {
   const requestId = headers.get("x-request-id")!;
   // What the adapter writes on the request (its parsed query) stays with this call: one request may make several.
   const own: Record<string | symbol, unknown> = { url: url.pathname + url.search, headers, body, queryKeys };
@@ -196,13 +201,15 @@ async function answer(
   // A procedure answers 304 (Not Modified) by setting ctx.res.status: the client's copy is current, no body.
   if (res.statusCode === 204 || res.statusCode === 304) {
     res.headers.delete("content-type");
-    return new Response(null, { status: res.statusCode, headers: res.headers });
+    return { status: res.statusCode, headers: res.headers, body: null };
   }
   if (state.failed) {
     const parsed = res.body ? (JSON.parse(res.body) as { detail?: unknown; message?: string }) : {};
-    return json(res.statusCode, { detail: parsed.detail ?? parsed.message ?? "Error" }, res.headers);
+    res.headers.set("content-type", "application/json");
+    const detail = parsed.detail ?? parsed.message ?? "Error";
+    return { status: res.statusCode, headers: res.headers, body: JSON.stringify({ detail }) };
   }
-  return new Response(res.body, { status: res.statusCode, headers: res.headers });
+  return { status: res.statusCode, headers: res.headers, body: res.body ?? null };
 }
 
 /**
@@ -224,15 +231,15 @@ async function sendList(request: Request, url: URL, headers: Headers, wanted: nu
     return res;
   };
   const first = await read();
-  if (first.status !== 200) return first;
+  if (first.status !== 200) return respond(first);
   // Every item: as many as there were at the first page (one added meanwhile is newer: it would come first). When
   // they fit in the first page (a list of at most PAGE watches, the common case), it is the answer as it is.
   const total = Number(first.headers.get("x-total-count") ?? NaN);
   if (Number.isFinite(total)) end = Math.min(end, total);
-  if (offset >= end) return first;
-  const text = await first.text();
-  let items: { id?: unknown }[] | undefined = JSON.parse(text);
-  if (items!.length < PAGE) return new Response(text, { status: 200, headers: first.headers });
+  if (offset >= end) return respond(first);
+  const pageOf = (text: string) => ({ text, items: JSON.parse(text) as { id?: unknown }[] });
+  let page: ReturnType<typeof pageOf> | undefined = pageOf(first.body!);
+  if (page.items.length < PAGE) return respond(first);
 
   const seen = new Set<unknown>();
   const encoder = new TextEncoder();
@@ -240,25 +247,33 @@ async function sendList(request: Request, url: URL, headers: Headers, wanted: nu
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (!items) {
+        if (page === undefined) {
           const res = await read();
           // A page refused midway (the key revoked, the database gone) cuts the answer short: its status is sent.
           if (res.status !== 200) {
             log.warn(`${url.pathname}: a later page answered ${res.status}; the list was cut short`);
             throw new Error(`${url.pathname}: a later page answered ${res.status}`);
           }
-          items = (await res.json()) as { id?: unknown }[];
+          page = pageOf(res.body!);
         }
+        const { text, items } = page;
+        // The page's own text when none of its items was sent already (the common case): nothing to write again.
+        const moved = items.some((item) => item?.id !== undefined && seen.has(item.id));
         let chunk = sent === 0 ? "[" : "";
-        for (const item of items)
-          if (item?.id !== undefined && seen.has(item.id))
-            end++; // sent already: the list moved down one place, so it ends one place later
-          else {
-            seen.add(item?.id);
-            chunk += (sent++ ? "," : "") + JSON.stringify(item);
-          }
+        if (!moved && items.length) {
+          for (const item of items) seen.add(item?.id);
+          chunk += (sent ? "," : "") + text.slice(text.indexOf("[") + 1, text.lastIndexOf("]"));
+          sent += items.length;
+        } else
+          for (const item of items)
+            if (item?.id !== undefined && seen.has(item.id))
+              end++; // sent already: the list moved down one place, so it ends one place later
+            else {
+              seen.add(item?.id);
+              chunk += (sent++ ? "," : "") + JSON.stringify(item);
+            }
         const last = items.length < PAGE || offset >= end;
-        items = undefined;
+        page = undefined;
         controller.enqueue(encoder.encode(last ? `${chunk}]` : chunk));
         if (last) controller.close();
       },
