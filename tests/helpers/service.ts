@@ -158,6 +158,8 @@ export function withService(vars: Vars | ((stubs: Stubs) => Vars) = {}) {
       let now = Date.now();
       g.__watchRateLimiter = memoryLimiter(() => now);
       return {
+        /** The limits' clock (a reset is in its future, not necessarily in the wall clock's: it does not move). */
+        now: () => now,
         nextWindow: () => void (now += env.RATE_LIMIT_WINDOW_MS),
         release: () => void (g.__watchRateLimiter = undefined),
       };
