@@ -32,7 +32,7 @@ const withdrawn = decisionFor({
 });
 
 export default async function globalSetup() {
-  ensureBuild();
+  await ensureBuild();
   const keys = await clerkKeys();
   const [clerk, model, searx, resend, receiver] = await Promise.all([
     startClerkStub(),

@@ -18,7 +18,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  ensureBuild();
+  await ensureBuild();
   const started = Date.now();
   const stubs = await startStubs();
   const server = await startServer({

@@ -39,6 +39,18 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     setupFiles: ["tests/usage-setup.ts"],
     projects: [
+      // Black-box tests against one built server started by the global setup. First: Vitest runs the projects' global
+      // setups in this order, and this one's starts the build before the database template is made.
+      {
+        ...shared,
+        extends: true,
+        test: {
+          name: "http",
+          include: ["tests/http/**/*.test.ts"],
+          root,
+          globalSetup: ["tests/template-setup.ts", "tests/global-setup.ts"],
+        },
+      },
       // A worker runs file after file without importing again (half the tier's CPU), so a file must leave the
       // process as it found it: the environment guard fails one that does not.
       {
@@ -71,17 +83,6 @@ export default defineConfig({
           root,
           isolate: false,
           globalSetup: ["tests/template-setup.ts"],
-        },
-      },
-      // Black-box tests against one built server started by the global setup.
-      {
-        ...shared,
-        extends: true,
-        test: {
-          name: "http",
-          include: ["tests/http/**/*.test.ts"],
-          root,
-          globalSetup: ["tests/template-setup.ts", "tests/global-setup.ts"],
         },
       },
     ],

@@ -1,5 +1,5 @@
 /** Starts the built server (scripts/start.mjs) on a free port with a fresh embedded database. */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -190,8 +190,17 @@ async function launch(env: Record<string, string | undefined>, dataDir: string, 
   return server;
 }
 
-/** `next build` unless a build newer than every source file exists; says why it builds (it takes a minute or two). */
-export function ensureBuild() {
+/**
+ * `next build` unless a build newer than every source file exists; says why it builds (it takes a minute or two). One
+ * build per process however often it is asked for: the HTTP tier starts it before making the database template, so
+ * the two run side by side, and awaits it before starting a server.
+ */
+export function ensureBuild(): Promise<void> {
+  const g = globalThis as { __watchTestBuild?: Promise<void> };
+  return (g.__watchTestBuild ??= build());
+}
+
+async function build() {
   const buildId = path.join(root, ".next/BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const newest = newestSource([
@@ -213,13 +222,14 @@ export function ensureBuild() {
       : "HTTP tests: no production build yet: running next build first.",
   );
   const started = Date.now();
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
     // Types are `npm run typecheck`'s to check (CI runs it beside the tests), not each test build's again.
     env: { ...process.env, NODE_ENV: "production", WATCH_BUILD_SKIP_TYPECHECK: "1" },
   });
-  if (r.status !== 0) throw new Error("next build failed");
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error("next build failed");
   console.log(`next build took ${Math.round((Date.now() - started) / 1000)} s`);
   pruneCompileCaches();
 }
