@@ -25,11 +25,17 @@ type FakeRes = { statusCode: number; headers: Headers; body?: string };
 /** The adapter reads `url`, `headers`, `body` (already parsed here) and `signal` of a Request. */
 type FakeReq = Request & { queryKeys?: Set<string> };
 
-const json = (status: number, body: unknown, headers?: HeadersInit) => {
+/** An operation's answer, its body the adapter's JSON text. */
+type Answer = { status: number; headers: Headers; body: string | null };
+
+const respond = (a: Answer) => new Response(a.body, { status: a.status, headers: a.headers });
+
+const jsonAnswer = (status: number, body: unknown, headers?: HeadersInit): Answer => {
   const h = new Headers(headers);
   h.set("content-type", "application/json");
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return { status, headers: h, body: JSON.stringify(body) };
 };
+const json = (status: number, body: unknown, headers?: HeadersInit) => respond(jsonAnswer(status, body, headers));
 
 type State = { ctx?: Context; failed: boolean; continued?: boolean };
 const states = new WeakMap<FakeReq, State>();
@@ -154,11 +160,6 @@ export async function handleRest(request: Request): Promise<Response> {
   return respond(await answer(request, url, headers, body, queryKeys));
 }
 
-/** An operation's answer, its body the adapter's JSON text. */
-type Answer = { status: number; headers: Headers; body: string | null };
-
-const respond = (a: Answer) => new Response(a.body, { status: a.status, headers: a.headers });
-
 /** The operation's answer to the request as the adapter gives it (`url`, `headers`, `body`: as the client's, read). */
 async function answer(
   request: Request,
@@ -205,9 +206,7 @@ async function answer(
   }
   if (state.failed) {
     const parsed = res.body ? (JSON.parse(res.body) as { detail?: unknown; message?: string }) : {};
-    res.headers.set("content-type", "application/json");
-    const detail = parsed.detail ?? parsed.message ?? "Error";
-    return { status: res.statusCode, headers: res.headers, body: JSON.stringify({ detail }) };
+    return jsonAnswer(res.statusCode, { detail: parsed.detail ?? parsed.message ?? "Error" }, res.headers);
   }
   return { status: res.statusCode, headers: res.headers, body: res.body ?? null };
 }
