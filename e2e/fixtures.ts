@@ -82,10 +82,12 @@ export async function hydrated(page: Page) {
 }
 
 /**
- * A full-page screenshot. `settled` finishes CSS transitions first (a colour scheme just switched would show them
- * half-way); not with a menu open, whose animations Radix follows.
+ * A full-page screenshot, to be looked at. `settled` finishes CSS transitions first (a colour scheme just switched would
+ * show them half-way); not with a menu open, whose animations Radix follows. E2E_SCREENSHOTS=0 skips them (CI, where
+ * nobody looks: they asserted nothing and took a tenth of the tier's browser CPU).
  */
 export async function screenshot(page: Page, name: string, opts: { settled?: boolean } = {}) {
+  if (process.env.E2E_SCREENSHOTS === "0") return;
   await page.screenshot({
     path: `e2e/screenshots/${name}.png`,
     fullPage: true,
@@ -110,6 +112,8 @@ export async function checkViews(page: Page, name: string) {
     await page.setViewportSize(viewport);
     for (const colorScheme of SCHEMES) {
       await page.emulateMedia({ colorScheme });
+      // The colours a scheme switch starts to change, at their end (axe would measure their contrast half-way).
+      await page.evaluate(() => document.getAnimations().forEach((a) => a instanceof CSSTransition && a.finish()));
       await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`, { settled: true });
       if (viewport.name === "phone") {
         const overflow = await page.evaluate(
