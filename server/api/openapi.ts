@@ -316,5 +316,11 @@ function build() {
 
 /** Built once per start: it states the configured limits. */
 let cached: ReturnType<typeof build> | undefined;
-forgetOnStop(() => (cached = undefined));
+let cachedJson: string | undefined;
+forgetOnStop(() => {
+  cached = undefined;
+  cachedJson = undefined;
+});
 export const openApiDocument = () => (cached ??= build());
+/** The document as served (GET /api/v1/openapi.json), serialised once per start. */
+export const openApiJson = () => (cachedJson ??= JSON.stringify(openApiDocument()));
