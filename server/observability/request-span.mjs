@@ -21,7 +21,10 @@ export function requestSpan(req, requestId) {
     },
     parent,
   );
-  const active = trace.setSpan(parent, span);
+  // What runs inside sees the span only as a parent (the same ids, not recording): Next.js would otherwise set its own
+  // route ("/api/[...path]") on it, and do so after the front has ended it, where every attempt costs an Error and
+  // its stack.
+  const active = trace.setSpan(parent, trace.wrapSpanContext(span.spanContext()));
   return {
     /** @template T @param {() => T} fn @returns {T} */
     run: (fn) => context.with(active, fn),
