@@ -112,8 +112,18 @@ export async function checkViews(page: Page, name: string) {
     await page.setViewportSize(viewport);
     for (const colorScheme of SCHEMES) {
       await page.emulateMedia({ colorScheme });
-      // The colours a scheme switch starts to change, at their end (axe would measure their contrast half-way).
-      await page.evaluate(() => document.getAnimations().forEach((a) => a instanceof CSSTransition && a.finish()));
+      // The colours a scheme switch starts to change, at their end (axe would measure their contrast half-way). After a
+      // frame: a page's own listeners for the scheme's change (the API docs' dark-mode class) run in the next frame,
+      // and the transitions they start would be missed before it.
+      await page.evaluate(
+        () =>
+          new Promise<void>((done) =>
+            requestAnimationFrame(() => {
+              document.getAnimations().forEach((a) => a instanceof CSSTransition && a.finish());
+              done();
+            }),
+          ),
+      );
       await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`, { settled: true });
       if (viewport.name === "phone") {
         const overflow = await page.evaluate(
