@@ -68,7 +68,15 @@ export async function expectAccessible(page: Page, opts: { colours?: boolean } =
     .options({ resultTypes: ["violations"] });
   const { violations } = await (opts.colours ? axe.withRules(COLOUR_RULES) : axe).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  if (!serious.length) return;
+  // Which view, and axe's reasons (for contrast, the colours it measured): a failure in CI has only its log.
+  const scheme = await page.evaluate(() => (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
+  expect(
+    serious.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`).join("; ")})`,
+    ),
+    `serious violations at ${page.viewportSize()?.width ?? "?"} px, ${scheme}`,
+  ).toEqual([]);
 }
 
 /**
@@ -112,18 +120,21 @@ export async function checkViews(page: Page, name: string) {
     await page.setViewportSize(viewport);
     for (const colorScheme of SCHEMES) {
       await page.emulateMedia({ colorScheme });
-      // The colours a scheme switch starts to change, at their end (axe would measure their contrast half-way). After a
-      // frame: a page's own listeners for the scheme's change (the API docs' dark-mode class) run in the next frame,
-      // and the transitions they start would be missed before it.
-      await page.evaluate(
-        () =>
-          new Promise<void>((done) =>
-            requestAnimationFrame(() => {
-              document.getAnimations().forEach((a) => a instanceof CSSTransition && a.finish());
-              done();
-            }),
-          ),
-      );
+      // The colours a scheme switch starts to change, at their end (axe would measure their contrast half-way). Frame by
+      // frame until one starts none: a page's own listener for the scheme (the API docs' dark-mode class) runs at a
+      // rendering update after the switch, not always the first, and styles under a container query change only with
+      // layout (forced here), so their transitions start late.
+      await page.evaluate(async () => {
+        for (let frame = 0; frame < 10; frame++) {
+          await new Promise(requestAnimationFrame);
+          void document.body.offsetHeight;
+          const running = document
+            .getAnimations()
+            .filter((a) => a instanceof CSSTransition && a.playState === "running");
+          if (frame > 0 && !running.length) return;
+          running.forEach((a) => a.finish());
+        }
+      });
       await screenshot(page, `design/${name}-${viewport.name}-${colorScheme}`, { settled: true });
       if (viewport.name === "phone") {
         const overflow = await page.evaluate(
