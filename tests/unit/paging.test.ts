@@ -60,6 +60,18 @@ describe("the own list", () => {
     expect(past.headers["X-Total-Count"]).toBe("7");
   });
 
+  it("counts a first page shorter than, as long as and one short of the list", async () => {
+    const user = await newUser();
+    await addWatches(user, 4);
+    for (const limit of [5, 4, 3]) {
+      const first = caller(user);
+      expect((await first.api.tasks.list({ limit })).map((t) => t.name)).toEqual(
+        [1, 2, 3, 4].slice(0, limit).map((i) => `watch ${i}`),
+      );
+      expect(first.headers["X-Total-Count"], `limit ${limit}`).toBe("4");
+    }
+  });
+
   it("counts with the state filter, and refuses a limit outside 1-500 or a negative offset", async () => {
     const user = await newUser();
     await addWatches(user, 2);
