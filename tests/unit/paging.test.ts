@@ -60,7 +60,7 @@ describe("the own list", () => {
     expect(past.headers["X-Total-Count"]).toBe("7");
   });
 
-  it("counts a first page shorter than, as long as and one short of the list", async () => {
+  it("counts the list from a first page asking for more than, exactly and one fewer than its watches", async () => {
     const user = await newUser();
     await addWatches(user, 4);
     for (const limit of [5, 4, 3]) {
