@@ -167,16 +167,16 @@ export async function listTasks(user: User, query: ListTasksQuery = {}) {
   const words = query.q?.trim().split(/\s+/).filter(Boolean);
   const filter = { userId: user.id, state: query.state, words: words?.length ? words : undefined };
   const page = { order: ORDERS[query.sort ?? "created"], limit: query.limit, offset: query.offset };
-  if (page.limit === undefined && !page.offset) {
-    const rows = await findTasks(filter, page);
-    return { tasks: rows.map(ownerTaskView), total: rows.length };
-  }
-  if (page.limit !== undefined && !page.offset) {
-    // The first page read one row longer: without that row it is the whole list, and its length the count (most owners
-    // have fewer watches than a page), so the count's statement runs only for a longer list.
-    const rows = await findTasks(filter, { ...page, limit: page.limit + 1 });
-    const tasks = rows.slice(0, page.limit).map(ownerTaskView);
-    return { tasks, total: rows.length > page.limit ? await countTasks(filter) : rows.length };
+  if (!page.offset) {
+    // From the start: every watch, or the first page read one row longer. Without that row it is the whole list, and
+    // its length the count (most owners have fewer watches than a page): the count's statement runs only for a longer
+    // list.
+    const rows = await findTasks(filter, page.limit === undefined ? page : { ...page, limit: page.limit + 1 });
+    const more = page.limit !== undefined && rows.length > page.limit;
+    return {
+      tasks: rows.slice(0, page.limit).map(ownerTaskView),
+      total: more ? await countTasks(filter) : rows.length,
+    };
   }
   const [rows, total] = await Promise.all([findTasks(filter, page), countTasks(filter)]);
   return { tasks: rows.map(ownerTaskView), total };
