@@ -1,8 +1,9 @@
 /**
  * npm run bench:api — the API's hot paths against two floors on this machine, on PostgreSQL:
  *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (as `npm start` runs it),
- * each doing the same key lookup and queries, each warmed up for 2 s first. Prints req/s, p50/p99 latency, ratios
- * and peak server RSS.
+ * each doing the same key lookup and queries, each warmed up for 2 s first. Prints req/s, p50/p99 latency, ratios,
+ * each server's CPU per request (its process tree's, from /proc: robust where req/s moves with what else the machine
+ * runs) and peak server RSS.
  * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
  * some servers, BENCH_ENDPOINTS=list (list,get,post) some endpoints; BENCH_SERVER_NODE_ARGS go to the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -97,7 +98,36 @@ const endpoints = [
   { id: "post", name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
 ].filter((e) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(",").includes(e.id));
 
-type Row = { rps: number[]; p50: number[]; p99: number[] };
+/** CPU seconds a server's process and its children have used (utime + stime, /proc). */
+function cpuSeconds(pid: number): number {
+  const ticks = (stat: string) => {
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  };
+  let total = 0;
+  const tree = new Set([pid]);
+  // /proc lists parents before the children they start; a second pass catches any listed earlier.
+  for (let pass = 0; pass < 2; pass++)
+    for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (tree.has(ppid)) tree.add(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  for (const p of tree) {
+    try {
+      total += ticks(fs.readFileSync(`/proc/${p}/stat`, "utf8"));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total / 100; // USER_HZ
+}
+
+type Row = { rps: number[]; p50: number[]; p99: number[]; cpuMs: number[] };
 const results = new Map<string, Row>();
 for (let round = 1; round <= ROUNDS; round++) {
   for (const ep of endpoints) {
@@ -116,11 +146,14 @@ for (let round = 1; round <= ROUNDS; round++) {
         });
       // Unmeasured warm-up: lazily loaded route code, JIT, the first (bcrypt) check of the key.
       if (round === 1) await load(WARMUP_SECONDS);
+      const cpuBefore = cpuSeconds(s.child.pid!);
       const r = await load(DURATION);
+      const cpuMs = ((cpuSeconds(s.child.pid!) - cpuBefore) * 1000) / r.requests.total;
       if (r.non2xx) console.warn(`${s.name} ${ep.name}: ${r.non2xx} non-2xx responses`);
       const k = `${ep.name}|${s.name}`;
-      const row = results.get(k) ?? { rps: [], p50: [], p99: [] };
+      const row = results.get(k) ?? { rps: [], p50: [], p99: [], cpuMs: [] };
       row.rps.push(r.requests.average);
+      row.cpuMs.push(cpuMs);
       row.p50.push(r.latency.p50);
       row.p99.push(r.latency.p99);
       results.set(k, row);
@@ -136,15 +169,19 @@ const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(
   `\n\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, 50 watches, PostgreSQL\n`,
 );
-console.log("| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js |");
-console.log("|---|---|---:|---:|---:|---:|---:|");
+console.log(
+  "| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js | CPU ms/req | Next.js's CPU/req ÷ this |",
+);
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const ep of endpoints) {
   const base = (name: string) => avg(results.get(`${ep.name}|${name}`)?.rps ?? [NaN]);
+  const nextCpu = avg(results.get(`${ep.name}|Next.js route`)?.cpuMs ?? [NaN]);
   for (const s of servers) {
     const r = results.get(`${ep.name}|${s.name}`)!;
     const rps = avg(r.rps);
+    const cpu = avg(r.cpuMs);
     console.log(
-      `| ${ep.name} | ${s.name} | ${rps.toFixed(0)} | ${avg(r.p50).toFixed(1)} | ${Math.max(...r.p99).toFixed(1)} | ${(rps / base("node:http + pg")).toFixed(2)}× | ${(rps / base("Next.js route")).toFixed(2)}× |`,
+      `| ${ep.name} | ${s.name} | ${rps.toFixed(0)} | ${avg(r.p50).toFixed(1)} | ${Math.max(...r.p99).toFixed(1)} | ${(rps / base("node:http + pg")).toFixed(2)}× | ${(rps / base("Next.js route")).toFixed(2)}× | ${cpu.toFixed(2)} | ${(nextCpu / cpu).toFixed(2)}× |`,
     );
   }
 }
