@@ -292,12 +292,14 @@ export async function recordNextAttempt(
 
 /**
  * The send records of a watch's latest notice, one per channel (its latest attempt): of the owner's history, the run
- * that last sent something, and on each channel the latest attempt of it. `$1` the watch, `$2` its owner.
+ * that last sent something, and on each channel the latest attempt of it. `task` and `user` are SQL expressions (a
+ * parameter or a column) for the watch and its owner.
  */
-const LATEST_NOTICE = `SELECT DISTINCT ON (s.notification_type) s.*
+const latestNotice = (task: string, user: string) => `SELECT DISTINCT ON (s.notification_type) s.*
      FROM notification_sends s
     WHERE s.execution_id = (SELECT n.execution_id FROM notification_sends n
-                             WHERE n.user_id = $2 AND n.task_id = $1 AND n.audience = 'owner' AND n.execution_id IS NOT NULL
+                             WHERE n.user_id = ${user} AND n.task_id = ${task} AND n.audience = 'owner'
+                               AND n.execution_id IS NOT NULL
                              ORDER BY n.created_at DESC LIMIT 1)
       AND s.audience = 'owner'
     ORDER BY s.notification_type, s.created_at DESC, s.attempt DESC`;
@@ -309,7 +311,7 @@ const FAILED = `(d.status <> 'sent' AND d.next_attempt_at IS NULL AND d.failure 
 export async function markDeliveryFailed(taskId: string, userId: string) {
   await sql(
     `UPDATE tasks t SET delivery_failed = f.failed
-       FROM (SELECT coalesce(bool_or(${FAILED}), false) AS failed FROM (${LATEST_NOTICE}) d) f
+       FROM (SELECT coalesce(bool_or(${FAILED}), false) AS failed FROM (${latestNotice("$1", "$2")}) d) f
       WHERE t.id = $1 AND t.delivery_failed <> f.failed`,
     [taskId, userId],
   );
@@ -325,40 +327,49 @@ export const deliveryState = (s: {
 }): DeliveryState =>
   s.status === "sent" ? "delivered" : s.next_attempt_at || s.failure === null ? "retrying" : "failed";
 
-/** What became of a watch's latest notice on each channel it went to (the owner's sends), in the registry's order. */
-export async function latestDeliveries(taskId: string, userId: string) {
-  const rows = await sql<{
-    id: string;
-    event: string;
-    notification_type: NotificationType;
-    status: SendStatus;
-    error_message: string | null;
-    failure: DeliveryFailure | null;
-    attempt: number;
-    created_at: Date;
-    next_attempt_at: Date | null;
-  }>(
-    `SELECT d.id, d.event, d.notification_type::text AS notification_type, d.status::text AS status, d.error_message,
-            d.failure::text AS failure, d.attempt, d.created_at, d.next_attempt_at
-       FROM (${LATEST_NOTICE}) d`,
-    [taskId, userId],
-  );
+/**
+ * What became of a watch's latest notice on each channel it went to (the owner's sends), as a JSON column of a read of
+ * `tasks t` (`deliveryViews` makes the views): read with the watch, it costs its page no statement of its own.
+ */
+export const latestDeliveriesColumn = (owner: string) => `CASE WHEN t.user_id = ${owner} THEN
+            (SELECT coalesce(json_agg(x), '[]') FROM (SELECT d.id, d.event, d.notification_type, d.status,
+                    d.error_message, d.failure, d.attempt, d.created_at, d.next_attempt_at
+               FROM (${latestNotice("t.id", "t.user_id")}) d) x) END`;
+
+/** A row of `latestDeliveriesColumn` (JSON: its times are strings). */
+export type LatestDelivery = {
+  id: string;
+  event: string;
+  notification_type: NotificationType;
+  status: SendStatus;
+  error_message: string | null;
+  failure: DeliveryFailure | null;
+  attempt: number;
+  created_at: string;
+  next_attempt_at: string | null;
+};
+
+/** `latestDeliveriesColumn`'s rows as the owner's view of a watch shows them, in the registry's order. */
+export function deliveryViews(rows: LatestDelivery[]) {
   const order = (type: string) => CHANNELS.findIndex((s) => s.type === type);
   return rows
     .sort((a, b) => order(a.notification_type) - order(b.notification_type))
-    .map((s) => ({
-      channel: s.notification_type,
-      label: channelOf(s.notification_type)?.label ?? s.notification_type,
-      event: s.event,
-      state: deliveryState(s),
-      failure: s.status === "sent" ? null : s.failure,
-      // An attempt under way (claimed, not settled) has no error to tell yet.
-      error: s.status === "sent" || s.error_message === INTERRUPTED ? null : s.error_message,
-      attempts: s.attempt,
-      last_attempt_at: s.created_at.toISOString(),
-      next_attempt_at: s.next_attempt_at?.toISOString() ?? null,
-      send_id: s.id,
-    }));
+    .map((s) => {
+      const next = s.next_attempt_at === null ? null : new Date(s.next_attempt_at);
+      return {
+        channel: s.notification_type,
+        label: channelOf(s.notification_type)?.label ?? s.notification_type,
+        event: s.event,
+        state: deliveryState({ ...s, next_attempt_at: next }),
+        failure: s.status === "sent" ? null : s.failure,
+        // An attempt under way (claimed, not settled) has no error to tell yet.
+        error: s.status === "sent" || s.error_message === INTERRUPTED ? null : s.error_message,
+        attempts: s.attempt,
+        last_attempt_at: new Date(s.created_at).toISOString(),
+        next_attempt_at: next?.toISOString() ?? null,
+        send_id: s.id,
+      };
+    });
 }
 const countDelivery = (channel: NotificationType, status: SendStatus) => metrics().deliveries.inc({ channel, status });
 

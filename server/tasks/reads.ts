@@ -8,6 +8,7 @@ import { reviveDates, sql } from "../db/sql";
 import { FAILED_NOTICE_AFTER } from "../../lib/outcome";
 import type { ListState } from "./schemas";
 import { SHOWN_PUBLICLY, verdictFor, type TaskRow } from "./views";
+import { latestDeliveriesColumn } from "../notify/deliveries";
 
 export type TaskFilter = {
   id?: string;
@@ -124,20 +125,26 @@ function toRow(raw: Raw): TaskRow {
   return row;
 }
 
-/** `publicLast`: also read the last run a non-owner may see (for public views). */
+/**
+ * `publicLast`: also read the last run a non-owner may see (for public views). `deliveriesOf`: a user whose own
+ * watches are read with what became of their latest notice (`deliveries`).
+ */
 export async function findTasks(
   filter: TaskFilter,
-  page?: { order?: TaskOrder; limit?: number; offset?: number; publicLast?: boolean },
+  page?: { order?: TaskOrder; limit?: number; offset?: number; publicLast?: boolean; deliveriesOf?: string },
 ): Promise<TaskRow[]> {
   if (filter.ids?.length === 0) return [];
   const w = where(filter);
+  const deliveries = page?.deliveriesOf
+    ? `${latestDeliveriesColumn(`${w.param(page.deliveriesOf)}::uuid`)} AS deliveries,`
+    : "";
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
   const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";
   const rows = await sql<Raw>(
     `SELECT t.*, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
             (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
-            ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""}
+            ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""} ${deliveries}
             ${LAST_FAILURE}, ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
@@ -150,7 +157,10 @@ export async function findTasks(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A watch by id, or null (also for a string that is not a UUID, e.g. from a page URL). */
-export async function findTask(id: string, opts: { publicLast?: boolean } = {}): Promise<TaskRow | null> {
+export async function findTask(
+  id: string,
+  opts: { publicLast?: boolean; deliveriesOf?: string } = {},
+): Promise<TaskRow | null> {
   return UUID.test(id) ? ((await findTasks({ id }, opts))[0] ?? null) : null;
 }
 

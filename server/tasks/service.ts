@@ -6,7 +6,7 @@
 import { DomainError, notFound, validationError } from "../errors";
 import { randomUUID } from "node:crypto";
 import { db, Prisma, type Task, type TaskNotification, type TaskState, type User } from "../db";
-import { latestDeliveries } from "../notify/deliveries";
+import { deliveryViews } from "../notify/deliveries";
 import { scheduler } from "../scheduler";
 import { startExecution } from "./executions";
 import { readToken } from "../notify/links";
@@ -187,10 +187,10 @@ export async function listTasks(user: User, query: ListTasksQuery = {}) {
  * watch; a private one does not exist for them.
  */
 export async function getTask(viewer: User, id: string) {
-  const row = await findTask(id, { publicLast: true });
+  const row = await findTask(id, { publicLast: true, deliveriesOf: viewer.id });
   if (!row || (row.user_id !== viewer.id && !row.is_public)) throw notFound();
   if (row.user_id !== viewer.id) return publicTaskView(row);
-  return { ...ownerTaskView(row), delivery: await latestDeliveries(row.id, viewer.id) };
+  return { ...ownerTaskView(row), delivery: deliveryViews(row.deliveries ?? []) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { withDomain, type Source } from "../agent/sources";
 import { pendingViews } from "./view-counts";
 import { CHANNELS } from "../../channels/list";
 import { redactedView } from "../../channels/kit/secrets";
+import type { LatestDelivery } from "../notify/deliveries";
 import { storedConfig } from "./notifications";
 import {
   CADENCE_CEILING,
@@ -38,6 +39,8 @@ export type TaskRow = Task & {
   /** The latest failed run, read while checks fail (at most one): what the verdict's `cant_check` says. */
   executions?: Pick<Execution, "error_message">[];
   user?: { username: string | null } | null;
+  /** Read for the owner's view of one watch (`deliveriesOf` in `./reads`). */
+  deliveries?: LatestDelivery[] | null;
 };
 
 /**
