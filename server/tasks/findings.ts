@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { transaction, type Query } from "../db/sql";
+import { pageAndTotal } from "../db/paging";
 import { db, type Finding, type User } from "../db";
 import { DomainError, notFound } from "../errors";
 import { scheduler } from "../scheduler";
@@ -32,10 +33,11 @@ export async function listPublicFindings(taskId: string, page: FindingPage) {
 
 async function readFindings(taskId: string, page: FindingPage, publicOnly: boolean) {
   const where = { task_id: taskId, ...(publicOnly ? { status: { in: [...PUBLIC_FINDING_STATUSES] } } : {}) };
-  const [rows, total] = await Promise.all([
-    db.finding.findMany({ where, orderBy: NEWEST, take: page.limit, skip: page.offset }),
-    db.finding.count({ where }),
-  ]);
+  const { rows, total } = await pageAndTotal(
+    page,
+    (take) => db.finding.findMany({ where, orderBy: NEWEST, take, skip: page.offset }),
+    () => db.finding.count({ where }),
+  );
   return { findings: rows.map(findingView), total };
 }
 

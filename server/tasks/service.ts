@@ -22,6 +22,7 @@ import {
 } from "./schemas";
 import { countTasks, findTask, findTasks, type TaskOrder } from "./reads";
 import { prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
+import { pageAndTotal } from "../db/paging";
 import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
@@ -166,19 +167,12 @@ const ORDERS: Record<ListSort, TaskOrder> = {
 export async function listTasks(user: User, query: ListTasksQuery = {}) {
   const words = query.q?.trim().split(/\s+/).filter(Boolean);
   const filter = { userId: user.id, state: query.state, words: words?.length ? words : undefined };
-  const page = { order: ORDERS[query.sort ?? "created"], limit: query.limit, offset: query.offset };
-  if (!page.offset) {
-    // From the start: every watch, or the first page read one row longer. Without that row it is the whole list, and
-    // its length the count (most owners have fewer watches than a page): the count's statement runs only for a longer
-    // list.
-    const rows = await findTasks(filter, page.limit === undefined ? page : { ...page, limit: page.limit + 1 });
-    const more = page.limit !== undefined && rows.length > page.limit;
-    return {
-      tasks: rows.slice(0, page.limit).map(ownerTaskView),
-      total: more ? await countTasks(filter) : rows.length,
-    };
-  }
-  const [rows, total] = await Promise.all([findTasks(filter, page), countTasks(filter)]);
+  const order = ORDERS[query.sort ?? "created"];
+  const { rows, total } = await pageAndTotal(
+    query,
+    (limit) => findTasks(filter, { order, limit, offset: query.offset }),
+    () => countTasks(filter),
+  );
   return { tasks: rows.map(ownerTaskView), total };
 }
 

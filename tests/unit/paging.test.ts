@@ -8,6 +8,7 @@ import { sql } from "@/server/db/sql";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
 import { PUBLIC_COUNT_CAP } from "@/server/public/service";
+import { pageAndTotal } from "@/server/db/paging";
 import type { User } from "@/server/db";
 import { withTestDatabase } from "../helpers/database";
 
@@ -84,7 +85,46 @@ describe("the own list", () => {
   });
 });
 
+describe("a page and its total", () => {
+  const list = ["a", "b", "c", "d"];
+  /** What `pageAndTotal` read (limit asked) and whether it counted. */
+  async function run(page: { limit?: number; offset?: number }) {
+    const reads: (number | undefined)[] = [];
+    let counted = false;
+    const out = await pageAndTotal(
+      page,
+      async (limit) => (reads.push(limit), list.slice(page.offset ?? 0, limit && (page.offset ?? 0) + limit)),
+      async () => ((counted = true), list.length),
+    );
+    return { ...out, reads, counted };
+  }
+
+  it("counts only when the first page, read one row longer, has more after it", async () => {
+    expect(await run({})).toEqual({ rows: list, total: 4, reads: [undefined], counted: false });
+    expect(await run({ limit: 5 })).toEqual({ rows: list, total: 4, reads: [6], counted: false });
+    expect(await run({ limit: 4 })).toEqual({ rows: list, total: 4, reads: [5], counted: false });
+    expect(await run({ limit: 3 })).toEqual({ rows: ["a", "b", "c"], total: 4, reads: [4], counted: true });
+  });
+
+  it("reads a later page as asked, beside its count", async () => {
+    expect(await run({ limit: 2, offset: 2 })).toEqual({ rows: ["c", "d"], total: 4, reads: [2], counted: true });
+    expect(await run({ limit: 2, offset: 9 })).toEqual({ rows: [], total: 4, reads: [2], counted: true });
+  });
+});
+
 describe("the public directory's count", () => {
+  it("is the page's length when the first page holds every match", async () => {
+    const user = await newUser();
+    const name = `fewcount${Date.now()}`;
+    await addWatches(user, 2, { public: true, name });
+    for (const limit of [3, 2, 1]) {
+      const few = caller();
+      expect(await few.api.public.list({ q: name, limit })).toHaveLength(Math.min(limit, 2));
+      expect(few.headers["X-Total-Count"], `limit ${limit}`).toBe("2");
+      expect(few.headers["X-Total-Count-Capped"]).toBeUndefined();
+    }
+  });
+
   it(
     `is exact up to ${PUBLIC_COUNT_CAP}, then ${PUBLIC_COUNT_CAP} with X-Total-Count-Capped`,
     {
