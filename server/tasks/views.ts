@@ -144,21 +144,28 @@ type VerdictSource = Pick<
   | "finding_at"
 > & {
   notified_execution: NotifiedExecution | null;
-  open_run: { status: string; started_at: Date } | null;
+  open_run?: OpenRun | null;
   executions?: Pick<Execution, "error_message">[];
 };
 
+type OpenRun = { status: string; started_at: Date };
+
 /**
  * A watch's verdict for its owner or for anyone else (`verdictOf` decides; this reads the row): anyone else never
- * sees a held finding, and reads the answer of the latest run not held back.
+ * sees a held finding, and reads the answer of the latest run not held back. `open`: the open run, the row's
+ * `open_run` unless given.
  */
-export function verdictFor(row: VerdictSource, audience: "owner" | "public"): Verdict {
+export function verdictFor(
+  row: VerdictSource,
+  audience: "owner" | "public",
+  open: OpenRun | null = row.open_run ?? null,
+): Verdict {
   return verdictOf({
     state: row.state,
     state_changed_at: row.state_changed_at,
     next_run: row.next_run,
     resolution: resolutionOf(row),
-    open: row.open_run,
+    open,
     latest_answer_at: row.latest_answer_at,
     answer_at: audience === "owner" ? row.latest_answer_at : row.public_answer_at,
     failure_streak: row.failure_streak,
@@ -182,12 +189,17 @@ export function notificationConfigs(rows: Pick<TaskNotification, "type" | "confi
   return channelConfigs(rows.map(storedConfig));
 }
 
-/** Channel configs (a watch's or a follower's) as reads show them. */
-export const channelConfigs = (configs: readonly { type: string }[]): NotificationConfig[] =>
-  CHANNELS.flatMap((c) => {
-    const config = configs.find((n) => n.type === c.type);
-    return config ? [redactedView(c, config) as NotificationConfig] : [];
-  });
+const CHANNEL_ORDER = new Map<string, number>(CHANNELS.map((c, i) => [c.type, i]));
+
+/** Channel configs (a watch's or a follower's) as reads show them: the first of each type, in the listed order. */
+export function channelConfigs(configs: readonly { type: string }[]): NotificationConfig[] {
+  const inOrder: NotificationConfig[] = [];
+  for (const config of configs) {
+    const i = CHANNEL_ORDER.get(config.type);
+    if (i !== undefined && !inOrder[i]) inOrder[i] = redactedView(CHANNELS[i]!, config) as NotificationConfig;
+  }
+  return inOrder.filter(Boolean); // the types it has, without the gaps between them
+}
 
 /** The owner's full view. */
 export function ownerTaskView(row: TaskRow): TaskView {
@@ -208,7 +220,7 @@ export function ownerTaskView(row: TaskRow): TaskView {
     last_execution_id: row.last_execution_id,
     last_execution: row.last_execution ? executionView(row.last_execution) : null,
     resolution: resolutionOf(row),
-    verdict: verdictFor({ ...row, open_run: openRun(row) }, "owner"),
+    verdict: verdictFor(row, "owner", openRun(row)),
     latest_answer: row.latest_answer,
     unseen: isUnseen(row),
     answered: row.answered_execution_id !== null && row.answered_execution_id === row.notified_execution_id,
@@ -281,7 +293,7 @@ export function publicTaskView(row: TaskRow): TaskView {
     last_known_state: null,
     last_execution_id: last?.id ?? null,
     last_execution: last && !isHeld(last) ? publicExecutionView(last) : null,
-    verdict: verdictFor({ ...row, open_run: openRun(row) }, "public"),
+    verdict: verdictFor(row, "public", openRun(row)),
     latest_answer: row.public_answer,
     owner: { username: row.user?.username ?? null },
   };
