@@ -3,7 +3,7 @@
  *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (as `npm start` runs it),
  * each doing the same key lookup and queries, each warmed up for 2 s first. Prints req/s, p50/p99 latency, ratios,
  * each server's CPU per request (its process tree's, from /proc: robust where req/s moves with what else the machine
- * runs) and peak server RSS.
+ * runs), the database's (the throwaway cluster's processes; blank with DATABASE_URL) and peak server RSS.
  * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
  * some servers, BENCH_ENDPOINTS=list (list,get,post) some endpoints; BENCH_SERVER_NODE_ARGS go to the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -98,11 +98,14 @@ const endpoints = [
   { id: "post", name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
 ].filter((e) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(",").includes(e.id));
 
-/** CPU seconds a server's process and its children have used (utime + stime, /proc). */
+/**
+ * CPU seconds a process and its children have used (utime + stime, /proc), the children that exited included
+ * (cutime + cstime: a database's connections come and go).
+ */
 function cpuSeconds(pid: number): number {
   const ticks = (stat: string) => {
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
+    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // its own and its exited children's
   };
   let total = 0;
   const tree = new Set([pid]);
@@ -127,7 +130,13 @@ function cpuSeconds(pid: number): number {
   return total / 100; // USER_HZ
 }
 
-type Row = { rps: number[]; p50: number[]; p99: number[]; cpuMs: number[] };
+/** The throwaway cluster's postmaster, whose process tree is the database's CPU. */
+const postmaster = cluster
+  ? Number(fs.readFileSync(path.join(cluster.dir, "postmaster.pid"), "utf8").split("\n")[0])
+  : 0;
+const databaseCpu = () => (postmaster ? cpuSeconds(postmaster) : NaN);
+
+type Row = { rps: number[]; p50: number[]; p99: number[]; cpuMs: number[]; dbMs: number[] };
 const results = new Map<string, Row>();
 for (let round = 1; round <= ROUNDS; round++) {
   for (const ep of endpoints) {
@@ -147,13 +156,16 @@ for (let round = 1; round <= ROUNDS; round++) {
       // Unmeasured warm-up: lazily loaded route code, JIT, the first (bcrypt) check of the key.
       if (round === 1) await load(WARMUP_SECONDS);
       const cpuBefore = cpuSeconds(s.child.pid!);
+      const dbBefore = databaseCpu();
       const r = await load(DURATION);
       const cpuMs = ((cpuSeconds(s.child.pid!) - cpuBefore) * 1000) / r.requests.total;
+      const dbMs = ((databaseCpu() - dbBefore) * 1000) / r.requests.total;
       if (r.non2xx) console.warn(`${s.name} ${ep.name}: ${r.non2xx} non-2xx responses`);
       const k = `${ep.name}|${s.name}`;
-      const row = results.get(k) ?? { rps: [], p50: [], p99: [], cpuMs: [] };
+      const row = results.get(k) ?? { rps: [], p50: [], p99: [], cpuMs: [], dbMs: [] };
       row.rps.push(r.requests.average);
       row.cpuMs.push(cpuMs);
+      row.dbMs.push(dbMs);
       row.p50.push(r.latency.p50);
       row.p99.push(r.latency.p99);
       results.set(k, row);
@@ -170,9 +182,9 @@ console.log(
   `\n\n${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds, 50 watches, PostgreSQL\n`,
 );
 console.log(
-  "| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js | CPU ms/req | Next.js's CPU/req ÷ this |",
+  "| endpoint | server | req/s | p50 ms | p99 ms | vs node:http | vs Next.js | CPU ms/req | Next.js's CPU/req ÷ this | database CPU ms/req |",
 );
-console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const ep of endpoints) {
   const base = (name: string) => avg(results.get(`${ep.name}|${name}`)?.rps ?? [NaN]);
   const nextCpu = avg(results.get(`${ep.name}|Next.js route`)?.cpuMs ?? [NaN]);
@@ -181,7 +193,7 @@ for (const ep of endpoints) {
     const rps = avg(r.rps);
     const cpu = avg(r.cpuMs);
     console.log(
-      `| ${ep.name} | ${s.name} | ${rps.toFixed(0)} | ${avg(r.p50).toFixed(1)} | ${Math.max(...r.p99).toFixed(1)} | ${(rps / base("node:http + pg")).toFixed(2)}× | ${(rps / base("Next.js route")).toFixed(2)}× | ${cpu.toFixed(2)} | ${(nextCpu / cpu).toFixed(2)}× |`,
+      `| ${ep.name} | ${s.name} | ${rps.toFixed(0)} | ${avg(r.p50).toFixed(1)} | ${Math.max(...r.p99).toFixed(1)} | ${(rps / base("node:http + pg")).toFixed(2)}× | ${(rps / base("Next.js route")).toFixed(2)}× | ${cpu.toFixed(2)} | ${(nextCpu / cpu).toFixed(2)}× | ${avg(r.dbMs).toFixed(2)} |`,
     );
   }
 }

@@ -47,6 +47,7 @@ export async function throwawayPostgres({ settings = "" } = {}) {
   start();
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    dir,
     start,
     stop: () =>
       spawnSync("runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, "-D", dir, "-m", "fast", "-w", "stop"], {
