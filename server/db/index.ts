@@ -21,6 +21,12 @@ export type Database = {
   prisma: PrismaClient;
   /** The connection pool under Prisma's adapter, for the SQL reads of `./sql`. */
   pool: pg.Pool;
+  /**
+   * `./sql` sends no named prepared statement: to the embedded database, whose one session serves every pooled
+   * connection (a name prepared on one exists on all), or with `pgbouncer=true` on the URL (as for Prisma: a
+   * transaction-mode pooler hands each statement to any server connection, where a prepared one may not exist).
+   */
+  unprepared: boolean;
   close(): Promise<void>;
 };
 
@@ -282,6 +288,7 @@ export function openDatabase(opts: {
       embedded: !!embedded,
       prisma,
       pool,
+      unprepared: !!embedded || /[?&]pgbouncer=true(&|$)/.test(url),
       async close() {
         await prisma.$disconnect();
         await pool.end();

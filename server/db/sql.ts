@@ -12,10 +12,55 @@
  * `lockKey` work in both. Rows come back with Prisma's field names (the schema does not rename columns),
  * `timestamptz` as Date and json/jsonb parsed.
  */
+import type pg from "pg";
 import { database } from "./index";
 
+/**
+ * The most statement texts sent as named prepared statements. Each is parsed and planned once per connection instead
+ * of at every call: the reads on every request are long (a watch with its channels, runs, finding and deliveries), and
+ * sending and planning them cost the server and the database more than running them (docs/benchmarks.md). Texts are
+ * built from a bounded set of parts; the cap guards against one that is not, whose texts then go unnamed.
+ */
+const PREPARED = 1000;
+/** One register per process: the bundler may load this module more than once, and the pool is shared. */
+const g = globalThis as unknown as { __watchStatements?: { names: Map<string, string>; next: number } };
+const statements = (g.__watchStatements ??= { names: new Map(), next: 0 });
+const names = statements.names;
+
+/** The statement's name, or undefined: unnamed past the cap, and where the database cannot keep them (`unprepared`). */
+function nameOf(text: string): string | undefined {
+  const name = names.get(text);
+  if (name || names.size >= PREPARED || database().unprepared) return name;
+  const fresh = `w${statements.next++}`;
+  names.set(text, fresh);
+  return fresh;
+}
+
+/** The database refuses a prepared statement whose rows' columns changed ("cached plan must not change result type"). */
+const isStale = (e: unknown) => (e as { code?: string }).code === "0A000";
+
+/**
+ * A statement with values, named. One that went stale (a migration by another replica while this one runs) is prepared again
+ * under a new name at its next call.
+ */
+async function run(client: pg.Pool | pg.PoolClient, text: string, values: unknown[]) {
+  // Without values `pg` sends the simple protocol, which takes several statements in one text; a prepared one cannot.
+  if (!values.length) return (await client.query(text)).rows;
+  try {
+    return (await client.query({ name: nameOf(text), text, values })).rows;
+  } catch (e) {
+    if (isStale(e)) names.delete(text);
+    throw e;
+  }
+}
+
+/** A statement on the pool (a stale one is sent again at once; in a transaction, the refusal ends it). */
 export async function sql<Row>(text: string, values: unknown[]): Promise<Row[]> {
-  return (await database().pool.query(text, values)).rows as Row[];
+  const pool = database().pool;
+  return (await run(pool, text, values).catch((e: unknown) => {
+    if (isStale(e)) return run(pool, text, values);
+    throw e;
+  })) as Row[];
 }
 
 export type Query = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
@@ -25,7 +70,7 @@ export async function transaction<T>(fn: (query: Query) => Promise<T>): Promise<
   const client = await database().pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await fn(async (text, values) => (await client.query(text, values)).rows);
+    const result = await fn(async (text, values) => await run(client, text, values));
     await client.query("COMMIT");
     client.release();
     return result;
