@@ -36,12 +36,13 @@ function nameOf(text: string): string | undefined {
   return fresh;
 }
 
-/** The database refuses a prepared statement whose rows' columns changed ("cached plan must not change result type"). */
-const isStale = (e: unknown) => (e as { code?: string }).code === "0A000";
+/** The database refuses a prepared statement whose rows' columns changed. */
+const isStale = (e: unknown) =>
+  (e as { code?: string }).code === "0A000" && /cached plan must not change result type/.test(String(e));
 
 /**
- * A statement with values, named. One that went stale (a migration by another replica while this one runs) is prepared again
- * under a new name at its next call.
+ * A statement with values, named. One that went stale (a migration by another replica while this one runs) is
+ * prepared again under a new name at its next call.
  */
 async function run(client: pg.Pool | pg.PoolClient, text: string, values: unknown[]) {
   // Without values `pg` sends the simple protocol, which takes several statements in one text; a prepared one cannot.
