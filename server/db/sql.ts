@@ -19,9 +19,10 @@ import { database } from "./index";
  * The most statement texts sent as named prepared statements. Each is parsed and planned once per connection instead
  * of at every call: the reads on every request are long (a watch with its channels, runs, finding and deliveries), and
  * sending and planning them cost the server and the database more than running them (docs/benchmarks.md). Texts are
- * built from a bounded set of parts; the cap guards against one that is not, whose texts then go unnamed.
+ * built from a bounded set of parts (a test file of the services uses 23–55); the cap bounds what each connection
+ * keeps in the database against a text that is not, whose texts then go unnamed.
  */
-const PREPARED = 1000;
+const PREPARED = 500;
 /** One register per process: the bundler may load this module more than once, and the pool is shared. */
 const g = globalThis as unknown as { __watchStatements?: { names: Map<string, string>; next: number } };
 const statements = (g.__watchStatements ??= { names: new Map(), next: 0 });
