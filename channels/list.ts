@@ -40,6 +40,10 @@ export const CHANNELS = [
 export type ChannelType = (typeof CHANNELS)[number]["type"];
 export const CHANNEL_TYPES = CHANNELS.map((c) => c.type) as [ChannelType, ...ChannelType[]];
 
+const POSITIONS = new Map<string, number>(CHANNELS.map((c, i) => [c.type, i]));
+/** A type's place in the list (-1: not listed), the order every read shows channels in. */
+export const channelPosition = (type: string) => POSITIONS.get(type) ?? -1;
+
 /** A listed channel by its type (its config then typed loosely: `channel.schema` parses it). */
 export const channelOf = (type: string): Channel | undefined =>
   CHANNELS.find((c) => c.type === type) as Channel | undefined;

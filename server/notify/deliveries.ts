@@ -15,7 +15,7 @@ import { db, type DeliveryFailure, type NotificationType, type SendStatus, type 
 import { lockKey, sql, transaction, type Query } from "../db/sql";
 import type { Notice, SendEvent } from "./events";
 import { mailboxOf } from "./mailbox";
-import { CHANNELS, channelOf } from "../../channels/list";
+import { channelOf, channelPosition } from "../../channels/list";
 import { metrics } from "../observability/metrics.mjs";
 
 export type DeliveryOutcome = {
@@ -351,9 +351,8 @@ export type LatestDelivery = {
 
 /** `latestDeliveriesColumn`'s rows as the owner's view of a watch shows them, in the registry's order. */
 export function deliveryViews(rows: LatestDelivery[]) {
-  const order = (type: string) => CHANNELS.findIndex((s) => s.type === type);
   return rows
-    .sort((a, b) => order(a.notification_type) - order(b.notification_type))
+    .sort((a, b) => channelPosition(a.notification_type) - channelPosition(b.notification_type))
     .map((s) => {
       const next = s.next_attempt_at === null ? null : new Date(s.next_attempt_at);
       return {

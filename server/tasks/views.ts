@@ -7,7 +7,7 @@
 import type { Execution, Finding, Task, TaskNotification } from "../db";
 import { withDomain, type Source } from "../agent/sources";
 import { pendingViews } from "./view-counts";
-import { CHANNELS } from "../../channels/list";
+import { CHANNELS, channelPosition } from "../../channels/list";
 import { redactedView } from "../../channels/kit/secrets";
 import type { LatestDelivery } from "../notify/deliveries";
 import { storedConfig } from "./notifications";
@@ -189,14 +189,12 @@ export function notificationConfigs(rows: Pick<TaskNotification, "type" | "confi
   return channelConfigs(rows.map(storedConfig));
 }
 
-const CHANNEL_ORDER = new Map<string, number>(CHANNELS.map((c, i) => [c.type, i]));
-
 /** Channel configs (a watch's or a follower's) as reads show them: the first of each type, in the listed order. */
 export function channelConfigs(configs: readonly { type: string }[]): NotificationConfig[] {
   const inOrder: NotificationConfig[] = [];
   for (const config of configs) {
-    const i = CHANNEL_ORDER.get(config.type);
-    if (i !== undefined && !inOrder[i]) inOrder[i] = redactedView(CHANNELS[i]!, config) as NotificationConfig;
+    const i = channelPosition(config.type);
+    if (i >= 0 && !inOrder[i]) inOrder[i] = redactedView(CHANNELS[i]!, config) as NotificationConfig;
   }
   return inOrder.filter(Boolean); // the types it has, without the gaps between them
 }
