@@ -85,7 +85,7 @@ export const groups = {
   },
   Database: {
     DATABASE_URL: optionalString.describe(
-      "PostgreSQL URL. Unset: an embedded PostgreSQL (PGlite) in DATA_DIR, same schema and migrations. The product's own reads and writes go as named prepared statements (each parsed and planned once per connection); through a pooler in transaction mode that does not keep them (PgBouncer before 1.21, or one without `max_prepared_statements`), add `pgbouncer=true` to the URL, as for Prisma, and they go unnamed.",
+      "PostgreSQL URL. Unset: an embedded PostgreSQL (PGlite) in DATA_DIR, same schema and migrations. The product's own reads and writes go as named prepared statements (each parsed and planned once per connection); through a pooler in transaction mode that does not keep them (PgBouncer before 1.21, or one without `max_prepared_statements`), add `pgbouncer=true` to the URL, as for Prisma, and they go unnamed (and a transaction's statements are no longer pipelined).",
     ),
     DATA_DIR: z
       .string()

@@ -27,6 +27,12 @@ export type Database = {
    * transaction-mode pooler hands each statement to any server connection, where a prepared one may not exist).
    */
   unprepared: boolean;
+  /**
+   * The pool's connections send a statement without waiting for the answer to the one before (node-postgres's
+   * pipeline mode), so a transaction's statements that need nothing from each other go in one round trip (`./sql`).
+   * Not to the embedded database (its socket serves one session to every connection) nor through `pgbouncer=true`.
+   */
+  pipelined: boolean;
   close(): Promise<void>;
 };
 
@@ -260,8 +266,8 @@ function isAlive(pid: number) {
   }
 }
 
-function createPrisma(url: string, poolSize = 10) {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+function createPrisma(url: string, pipeline: boolean, poolSize = 10) {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline });
   const prisma = new PrismaClient({
     adapter: new PrismaPg(pool),
     // Under load a transaction queues for a pooled connection behind plain queries; Prisma's default wait (2 s)
@@ -282,13 +288,16 @@ export function openDatabase(opts: {
     const embedded = opts.databaseUrl ? undefined : await startEmbedded(opts.dataDir, opts.embedded ?? {});
     const url = opts.databaseUrl ?? embedded!.url;
     await opts.prepare?.(url);
-    const { prisma, pool } = createPrisma(url);
+    const pooler = /[?&]pgbouncer=true(&|$)/.test(url);
+    const pipelined = !embedded && !pooler;
+    const { prisma, pool } = createPrisma(url, pipelined);
     const database: Database = {
       url,
       embedded: !!embedded,
       prisma,
       pool,
-      unprepared: !!embedded || /[?&]pgbouncer=true(&|$)/.test(url),
+      unprepared: !!embedded || pooler,
+      pipelined,
       async close() {
         await prisma.$disconnect();
         await pool.end();

@@ -12,6 +12,7 @@
  * `lockKey` work in both. Rows come back with Prisma's field names (the schema does not rename columns),
  * `timestamptz` as Date and json/jsonb parsed.
  */
+import type { Writable } from "node:stream";
 import type pg from "pg";
 import { database } from "./index";
 
@@ -66,25 +67,80 @@ export async function sql<Row>(text: string, values: unknown[]): Promise<Row[]> 
 }
 
 export type Query = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
+/** A transaction's `Query`, and `last`: its final statement, sent with the COMMIT (nothing may be asked after it). */
+export type TransactionQuery = Query & { last: Query };
 
-/** Runs `fn` in a transaction on one pooled connection; rolled back if it throws. */
-export async function transaction<T>(fn: (query: Query) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in a transaction on one pooled connection; rolled back if it throws. On a pipelined pool (`pipelined` in
+ * `./index`) each statement is sent when asked for: BEGIN goes with the first, and statements asked for together
+ * (`Promise.all`) share a round trip, each still run after the one before it, with its own snapshot. Elsewhere each
+ * waits for the answer to the one before.
+ */
+export async function transaction<T>(fn: (query: TransactionQuery) => Promise<T>): Promise<T> {
   const client = await database().pool.connect();
+  const pipelined = database().pipelined;
+  const together = pipelined ? oneWritePerTick(client) : undefined;
+  let turn: Promise<unknown> = Promise.resolve();
+  const send = <R>(go: () => Promise<R>): Promise<R> => {
+    if (together) {
+      together();
+      return go();
+    }
+    const next = turn.then(go);
+    turn = next.catch(() => undefined);
+    return next;
+  };
+  const begun = send(() => client.query("BEGIN"));
+  begun.catch(() => undefined); // awaited with the first statement (not pipelined) or after `fn`
+  const query = (<Row>(text: string, values: unknown[]) =>
+    send(async () => {
+      if (!pipelined) await begun; // settled by now: a failed BEGIN runs nothing outside the transaction
+      return (await run(client, text, values)) as Row[];
+    })) satisfies Query;
+  let committed: Promise<unknown> | undefined;
+  // After a statement that failed, the database answers COMMIT by rolling back.
+  const last = (async <Row>(text: string, values: unknown[]) => {
+    const rows = query<Row>(text, values);
+    committed = send(() => client.query("COMMIT"));
+    committed.catch(() => undefined); // awaited below
+    const answer = await rows;
+    await committed;
+    return answer;
+  }) satisfies Query;
   try {
-    await client.query("BEGIN");
-    const result = await fn(async (text, values) => await run(client, text, values));
-    await client.query("COMMIT");
+    const result = await fn(Object.assign(query, { last }));
+    await begun;
+    await (committed ?? send(() => client.query("COMMIT")));
     client.release();
     return result;
   } catch (e) {
     // A connection that cannot even roll back is dropped rather than handed to the next caller.
-    const broken = await client.query("ROLLBACK").then(
+    const broken = await send(() => client.query("ROLLBACK")).then(
       () => undefined,
       (err: Error) => err,
     );
     client.release(broken);
     throw e;
   }
+}
+
+/**
+ * Corks the connection's socket until the end of the current tick, so the statements sent meanwhile leave in one write:
+ * on loopback a write costs the sender the receiver's side of the work too, ~0.15 ms each (docs/benchmarks.md).
+ * node-postgres keeps its socket at `connection.stream`, and corks it itself around each statement's messages.
+ */
+function oneWritePerTick(client: pg.PoolClient) {
+  const stream = (client as unknown as { connection?: { stream?: Partial<Writable> } }).connection?.stream;
+  let corked = false;
+  return () => {
+    if (corked || !stream?.cork || !stream.uncork) return;
+    stream.cork();
+    corked = true;
+    process.nextTick(() => {
+      corked = false;
+      stream.uncork!();
+    });
+  };
 }
 
 /** The same `Query` over a Prisma interactive transaction, for SQL helpers used inside Prisma writes. */

@@ -117,8 +117,9 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
   const now = Date.now();
   const claimed = await transaction(async (query) => {
     // Lock, then read the executions in a statement of their own: a statement that waited for the lock reads
-    // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock.
-    const [task] = await query<ClaimedTask>(
+    // with the snapshot it started with, and would miss the execution of a "Run now" that held the lock. The read
+    // needs nothing from the lock's answer, so both are sent at once.
+    const locked = query<ClaimedTask>(
       `SELECT t.user_id, u.is_active AS user_active, t.name, t.search_query, t.condition_description, t.state::text AS state,
               t.next_run, t.last_known_state, t.min_sources, t.min_interval_minutes, t.max_interval_minutes, t.notified_finding_key,
               n.notification->>'title' AS notified_title, n.completed_at AS notified_at
@@ -127,19 +128,19 @@ export async function beginRun(taskId: string, trigger: RunTrigger): Promise<Run
         WHERE t.id = $1 FOR UPDATE OF t`,
       [taskId],
     );
-    if (!task) return null;
-    const { open, recent } = (
-      await query<TaskRuns>(
-        `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
+    const runs = query<TaskRuns>(
+      `SELECT coalesce((SELECT json_agg(json_build_object('id', e.id, 'started_at', e.started_at))
                           FROM executions e WHERE e.task_id = $1 AND e.status IN ('pending', 'running')), '[]') AS open,
               coalesce((SELECT json_agg(r ORDER BY r.created_at DESC) FROM (
                           SELECT e.created_at, coalesce(e.completed_at, e.created_at) AS at, e.condition_met, e.result->>'answer' AS answer,
                                  e.notification IS NOT NULL AS notified
                             FROM executions e WHERE e.task_id = $1 AND e.status = 'success'
                            ORDER BY e.created_at DESC LIMIT $2) r), '[]') AS recent`,
-        [taskId, RECENT_RUNS],
-      )
-    )[0]!;
+      [taskId, RECENT_RUNS],
+    );
+    const [[task], [runsOf]] = await Promise.all([locked, runs]);
+    if (!task) return null;
+    const { open, recent } = runsOf!;
     const overBudget = async (executionId: string) => {
       const period = periodOf(new Date(now));
       const nextRun = task.state === "active" ? period.end : null;

@@ -65,10 +65,11 @@ async function ownedTask(user: User, id: string) {
 
 /**
  * Inserts a watch and its channels if the account's caps allow it: the account's row is locked first, so concurrent
- * creates take turns and none passes a cap. After the lock, one statement counts, inserts and reads back, so the lock
- * is held over two statements (Prisma's interactive transaction held it over four, each a turn of a busy event loop
- * and of its query engine, and one account's concurrent creates crawled: docs/benchmarks.md). `then` runs in the same
- * transaction once the watch is in.
+ * creates take turns and none passes a cap. One statement counts, inserts and reads back; it is sent with the lock
+ * (one round trip on a pipelined pool) and runs once the lock is granted, with a snapshot of its own that sees every
+ * create before it (Prisma's interactive transaction held the lock over four statements, each a turn of a busy event
+ * loop and of its query engine, and one account's concurrent creates crawled: docs/benchmarks.md). `then` runs in the
+ * same transaction once the watch is in.
  */
 async function insertTask(
   userId: string,
@@ -79,8 +80,8 @@ async function insertTask(
   const columns = Object.keys(fields).filter((c) => fields[c] !== undefined);
   const active = fields.state === "active";
   const [row] = await transaction(async (query) => {
-    await query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
-    const rows = await query<Task & { caps_watches: number; notifications: TaskNotification[] }>(
+    const locked = query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
+    const inserted = (then ? query : query.last)<Task & { caps_watches: number; notifications: TaskNotification[] }>(
       // The record's columns take the table's types (json_populate_record), as an INSERT's VALUES would.
       `WITH caps AS (SELECT count(*)::int AS watches, count(*) FILTER (WHERE state = 'active')::int AS active
                              FROM tasks WHERE user_id = $1::uuid),
@@ -102,6 +103,7 @@ async function insertTask(
         JSON.stringify(notifications),
       ],
     );
+    const [, rows] = await Promise.all([locked, inserted]);
     if (rows[0]?.id !== null) await then?.(query);
     return rows;
   });
