@@ -67,14 +67,17 @@ export async function sql<Row>(text: string, values: unknown[]): Promise<Row[]> 
 }
 
 export type Query = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
-/** A transaction's `Query`, and `last`: its final statement, sent with the COMMIT (nothing may be asked after it). */
+/**
+ * A transaction's `Query`, and `last`: its final statement, sent with the COMMIT. Once it succeeds the transaction is
+ * committed, whatever `fn` does next; nothing may be asked after it.
+ */
 export type TransactionQuery = Query & { last: Query };
 
 /**
  * Runs `fn` in a transaction on one pooled connection; rolled back if it throws. On a pipelined pool (`pipelined` in
  * `./index`) each statement is sent when asked for: BEGIN goes with the first, and statements asked for together
- * (`Promise.all`) share a round trip, each still run after the one before it, with its own snapshot. Elsewhere each
- * waits for the answer to the one before.
+ * (`Promise.all`) share a round trip, each still run after the one before it, with its own snapshot; `query.last`
+ * takes the COMMIT along. Elsewhere each waits for the answer to the one before.
  */
 export async function transaction<T>(fn: (query: TransactionQuery) => Promise<T>): Promise<T> {
   const client = await database().pool.connect();

@@ -6,7 +6,7 @@
  */
 import net from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { sql, transaction } from "@/server/db/sql";
+import { sql, transaction, type Query } from "@/server/db/sql";
 import { withTestDatabase } from "../helpers/database";
 
 withTestDatabase();
@@ -14,8 +14,7 @@ withTestDatabase();
 describe("a transaction of plain SQL", () => {
   it("runs statements asked for together in order, and keeps none when one fails", async () => {
     await sql(`CREATE TABLE tx_probe (n int PRIMARY KEY, at timestamptz DEFAULT clock_timestamp())`, []);
-    const insert = (q: Parameters<Parameters<typeof transaction>[0]>[0], n: number) =>
-      q(`INSERT INTO tx_probe (n) VALUES ($1) RETURNING n`, [n]);
+    const insert = (q: Query, n: number) => q(`INSERT INTO tx_probe (n) VALUES ($1) RETURNING n`, [n]);
 
     await expect(transaction((q) => Promise.all([insert(q, 1), insert(q, 1), insert(q, 2)]))).rejects.toMatchObject({
       code: "23505",
