@@ -93,13 +93,8 @@ export async function transaction<T>(fn: (query: TransactionQuery) => Promise<T>
     turn = next.catch(() => undefined);
     return next;
   };
-  const begun = send(() => client.query("BEGIN"));
-  begun.catch(() => undefined); // awaited with the first statement (not pipelined) or after `fn`
   const query = (<Row>(text: string, values: unknown[]) =>
-    send(async () => {
-      if (!pipelined) await begun; // settled by now: a failed BEGIN runs nothing outside the transaction
-      return (await run(client, text, values)) as Row[];
-    })) satisfies Query;
+    send(() => run(client, text, values) as Promise<Row[]>)) satisfies Query;
   let committed: Promise<unknown> | undefined;
   // After a statement that failed, the database answers COMMIT by rolling back.
   const last = (async <Row>(text: string, values: unknown[]) => {
@@ -111,6 +106,11 @@ export async function transaction<T>(fn: (query: TransactionQuery) => Promise<T>
     return answer;
   }) satisfies Query;
   try {
+    const begun = send(() => client.query("BEGIN"));
+    // Pipelined, the statements go out behind it before its answer: BEGIN fails only with its connection, and they
+    // with it. Otherwise they wait for it.
+    if (pipelined) begun.catch(() => undefined);
+    else await begun;
     const result = await fn(Object.assign(query, { last }));
     await begun;
     await (committed ?? send(() => client.query("COMMIT")));
