@@ -45,8 +45,7 @@ const POSITIONS = new Map<string, number>(CHANNELS.map((c, i) => [c.type, i]));
 export const channelPosition = (type: string) => POSITIONS.get(type) ?? -1;
 
 /** A listed channel by its type (its config then typed loosely: `channel.schema` parses it). */
-export const channelOf = (type: string): Channel | undefined =>
-  CHANNELS.find((c) => c.type === type) as Channel | undefined;
+export const channelOf = (type: string): Channel | undefined => CHANNELS[channelPosition(type)] as Channel | undefined;
 
 export const NotificationTypeSchema = z.enum(CHANNEL_TYPES);
 
