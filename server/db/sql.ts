@@ -15,6 +15,7 @@
 import type { Writable } from "node:stream";
 import type pg from "pg";
 import { database } from "./index";
+import { parseTimestamp } from "./timestamps";
 
 /**
  * The most statement texts sent as named prepared statements. Each is parsed and planned once per connection instead
@@ -159,5 +160,5 @@ export async function lockKey(query: Query, key: string) {
 
 /** Dates inside a `to_json`/`json_agg` value arrive as ISO strings; turns them into Dates in place. */
 export function reviveDates(value: Record<string, unknown>, keys: readonly string[]) {
-  for (const k of keys) if (typeof value[k] === "string") value[k] = new Date(value[k]);
+  for (const k of keys) if (typeof value[k] === "string") value[k] = parseTimestamp(value[k]);
 }
