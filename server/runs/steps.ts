@@ -6,7 +6,7 @@
  */
 import { AgentError, runAgent, withAgentSlot, type AgentWatch, type NotifiedFinding, type PriorRun } from "../agent";
 import type { Notice } from "../notify/events";
-import { transaction, type Query } from "../db/sql";
+import { transaction, type Query, type TransactionQuery } from "../db/sql";
 import { firstSentence, runResult } from "../tasks/results";
 import { storable } from "../../lib/text";
 import { gate } from "./trust";
@@ -307,7 +307,7 @@ type RecordedTask = {
 
 /** A failed run: backoff, and task.run_failed once per streak, from the streak the owner is told about (isFailing). */
 async function recordFailure(
-  query: Query,
+  query: TransactionQuery,
   task: RecordedTask,
   taskId: string,
   executionId: string,
@@ -324,13 +324,16 @@ async function recordFailure(
     isFailing(failures) && !task.failure_notified ? [{ event: "task.run_failed", consecutive_failures: failures }] : [];
   const delay = FAILURE_BACKOFF_MS[Math.min(failures, FAILURE_BACKOFF_MS.length) - 1] ?? FAILURE_BACKOFF_MS[0]!;
   const nextRun = task.state === "active" ? new Date(now.getTime() + delay) : null;
-  await query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]);
-  await query(
-    `UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3, failure_streak = $4,
-            failing_since = CASE WHEN $4 = 1 OR failing_since IS NULL THEN $5 ELSE failing_since END
-      WHERE id = $1`,
-    [taskId, nextRun, notices.length > 0, failures, now],
-  );
+  // Both at once, the second with the COMMIT.
+  await Promise.all([
+    query(`UPDATE executions SET notices = $2 WHERE id = $1`, [executionId, JSON.stringify(notices)]),
+    query.last(
+      `UPDATE tasks SET next_run = coalesce($2, next_run), failure_notified = failure_notified OR $3, failure_streak = $4,
+              failing_since = CASE WHEN $4 = 1 OR failing_since IS NULL THEN $5 ELSE failing_since END
+        WHERE id = $1`,
+      [taskId, nextRun, notices.length > 0, failures, now],
+    ),
+  ]);
   return { notices, nextRun: nextRun?.toISOString() ?? null, channels: task.channels };
 }
 
@@ -446,7 +449,8 @@ export async function recordOutcome(taskId: string, executionId: string, evaluat
       d.condition_met && notification === null && retracts === null,
       news,
     ];
-    await query(
+    // Sent with the COMMIT: nothing follows it.
+    await query.last(
       `WITH tokens AS (${addTokensSql((v) => `$${values.push(v)}`, task.user_id, now, outcome.usage)})
        UPDATE tasks SET last_known_state = $2,
               next_run = CASE WHEN $3::boolean THEN $4::timestamptz ELSE next_run END,
