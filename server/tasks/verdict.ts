@@ -49,7 +49,7 @@ export type Verdict = {
 };
 
 type When = Date | string | null | undefined;
-const iso = (d: When) => (d ? new Date(d).toISOString() : null);
+const iso = (d: When) => (!d ? null : typeof d === "string" ? new Date(d).toISOString() : d.toISOString());
 
 /** What the verdict is decided from: the watch's columns, its standing finding and its open run. */
 export type VerdictFacts = {
