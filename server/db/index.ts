@@ -14,7 +14,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
 import { log } from "../observability/log.mjs";
-import { parseTimestamp, TIMESTAMPTZ } from "./timestamps";
+import { timestampTypes } from "./timestamps";
 
 export type Database = {
   url: string;
@@ -269,13 +269,7 @@ function isAlive(pid: number) {
 
 function createPrisma(url: string, pipeline: boolean, poolSize = 10) {
   // Prisma's adapter passes parsers of its own with each query; these are the plain SQL's (`./sql`).
-  const types = {
-    getTypeParser: ((oid: number, format?: "text" | "binary") =>
-      oid === TIMESTAMPTZ && format !== "binary"
-        ? parseTimestamp
-        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-  };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline, types });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline, types: timestampTypes });
   const prisma = new PrismaClient({
     adapter: new PrismaPg(pool),
     // Under load a transaction queues for a pooled connection behind plain queries; Prisma's default wait (2 s)

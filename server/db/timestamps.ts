@@ -68,3 +68,11 @@ export function parseTimestamp(s: string): Date {
   if (!sign || s[13] !== ":" || s[16] !== ":" || Number.isNaN(time + offset)) return parseDate(s);
   return new NativeDate(time - sign * offset * 60_000);
 }
+
+/** pg's parsers, `timestamptz` read by `parseTimestamp`: a pool's or client's `types` option. */
+export const timestampTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMPTZ && format !== "binary"
+      ? parseTimestamp
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
