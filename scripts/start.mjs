@@ -65,8 +65,10 @@ const trace = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
 // Next.js runs in this process; server/lifecycle.ts refuses to start without this mark, because without the
 // front nothing would have written the `x-watch-client-ip` that per-IP limits and SERVICE_NOAUTH trust.
 globalThis.__watchFront = true;
-// The runtime's own Date, before Next.js wraps the global one (server/db/timestamps.ts reads stored timestamps into it).
+// The runtime's own Date and fetch, before Next.js wraps the global ones (server/db/timestamps.ts reads stored
+// timestamps into that Date; server/net/plain-fetch.ts calls model providers with that fetch).
 globalThis[Symbol.for("watch.nativeDate")] = Date;
+globalThis[Symbol.for("watch.nativeFetch")] = fetch;
 const { default: next } = await import("next");
 const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
