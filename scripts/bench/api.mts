@@ -1,7 +1,9 @@
 /**
  * npm run bench:api — the API's hot paths against two floors on this machine, on PostgreSQL:
  *   (1) bare node:http + pg, (2) a bare Next.js route handler, (3) the product (as `npm start` runs it),
- * each doing the same key lookup and queries, each warmed up for 2 s first. Prints req/s, p50/p99 latency, ratios,
+ * each doing the same key lookup and queries, each warmed up first (BENCH_WARMUP_SECONDS, 15 s: after 2 s both Next.js
+ * servers were still compiling, V8 spending about 2 s of CPU on it in the next 8, by --trace-opt; after 15 s, next to
+ * none). Prints req/s, p50/p99 latency, ratios,
  * each server's CPU per request (its process tree's, from /proc: robust where req/s moves with what else the machine
  * runs), the database's (the throwaway cluster's processes; blank with DATABASE_URL) and peak server RSS.
  * BENCH_SECONDS (10) and BENCH_ROUNDS (2) shorten a run; BENCH_ONLY=watch (comma list of node,next,watch) runs
@@ -21,7 +23,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const CONNECTIONS = 32;
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
 const cluster = process.env.DATABASE_URL ? null : await throwawayPostgres();
 const baseUrl = process.env.DATABASE_URL ?? cluster!.url;
