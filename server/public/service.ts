@@ -7,8 +7,7 @@ import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { db, Prisma } from "../db";
 import { lockKey, prismaQuery, sql } from "../db/sql";
-import { pageAndTotal } from "../db/paging";
-import { countTasks, findTasks, findVerdict } from "../tasks/reads";
+import { findTasks, findVerdict, pageOfTasks } from "../tasks/reads";
 import { findingAnchor, listPublicFindings } from "../tasks/findings";
 import { renderMarkdown, renderSourceList } from "../render/markdown";
 import type { TaskView } from "../tasks/schemas";
@@ -26,10 +25,10 @@ export const PUBLIC_COUNT_CAP = 1000;
 
 export async function listPublicTasks(query: PublicListQuery) {
   const filter = { publicOnly: true, search: query.q?.trim() || undefined };
-  const { rows, total: count } = await pageAndTotal(
-    query,
-    (limit) => findTasks(filter, { order: query.sort, limit, offset: query.offset, publicLast: true }),
-    () => countTasks(filter, PUBLIC_COUNT_CAP),
+  const { rows, total: count } = await pageOfTasks(
+    filter,
+    { order: query.sort, limit: query.limit, offset: query.offset, publicLast: true },
+    PUBLIC_COUNT_CAP,
   );
   const capped = count > PUBLIC_COUNT_CAP;
   return { tasks: rows.map(publicTaskView), total: capped ? PUBLIC_COUNT_CAP : count, capped };

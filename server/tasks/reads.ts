@@ -125,33 +125,60 @@ function toRow(raw: Raw): TaskRow {
   return row;
 }
 
+type Page = { order?: TaskOrder; limit?: number; offset?: number; publicLast?: boolean; deliveriesOf?: string };
+
 /**
  * `publicLast`: also read the last run a non-owner may see (for public views). `deliveriesOf`: a user whose own
  * watches are read with what became of their latest notice (`deliveries`).
  */
-export async function findTasks(
+export async function findTasks(filter: TaskFilter, page?: Page): Promise<TaskRow[]> {
+  return (await selectTasks(filter, page)).rows;
+}
+
+/**
+ * A page of watches and how many match in all (`countTasks` with `cap`), in one statement: the count is a column the
+ * database works out once (an uncorrelated subquery). A page past the end has no row to carry it and counts on its
+ * own; without a `limit` every match is read and counted by its length.
+ */
+export async function pageOfTasks(
   filter: TaskFilter,
-  page?: { order?: TaskOrder; limit?: number; offset?: number; publicLast?: boolean; deliveriesOf?: string },
-): Promise<TaskRow[]> {
-  if (filter.ids?.length === 0) return [];
+  page: Page,
+  cap?: number,
+): Promise<{ rows: TaskRow[]; total: number }> {
+  if (page.limit === undefined) {
+    const rows = await findTasks(filter, page);
+    return { rows, total: rows.length };
+  }
+  const { rows, total } = await selectTasks(filter, page, { cap });
+  if (total !== undefined) return { rows, total };
+  return { rows, total: page.offset ? await countTasks(filter, cap) : 0 };
+}
+
+async function selectTasks(
+  filter: TaskFilter,
+  page?: Page,
+  counted?: { cap?: number },
+): Promise<{ rows: TaskRow[]; total?: number }> {
+  if (filter.ids?.length === 0) return { rows: [] };
   const w = where(filter);
   const deliveries = page?.deliveriesOf
     ? `${latestDeliveriesColumn(`${w.param(page.deliveriesOf)}::uuid`)} AS deliveries,`
     : "";
+  const total = counted ? `(${countText(w, counted.cap)}) AS total_count,` : "";
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
   const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";
-  const rows = await sql<Raw>(
+  const rows = await sql<Raw & { total_count?: number }>(
     `SELECT t.*, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
             (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
-            ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""} ${deliveries}
+            ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""} ${deliveries} ${total}
             ${LAST_FAILURE}, ${NOTIFIED_EXECUTION}
        FROM tasks t JOIN users u ON u.id = t.user_id
        ${w.text}
       ORDER BY ${ORDER[page?.order ?? "recent"]}${limit}${offset}`,
     w.values,
   );
-  return rows.map(toRow);
+  return { rows: rows.map(toRow), total: rows[0]?.total_count };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -229,10 +256,12 @@ export async function readVerdict(id: string, audience: "owner" | "public") {
 /** How many watches match; with `cap`, counting stops past it (a count of cap + 1 means "more than cap"). */
 export async function countTasks(filter: TaskFilter, cap?: number): Promise<number> {
   const w = where(filter);
-  const text =
-    cap === undefined
-      ? `SELECT count(*)::int AS n FROM tasks t ${w.text}`
-      : `SELECT count(*)::int AS n FROM (SELECT 1 FROM tasks t ${w.text} LIMIT ${w.param(cap + 1)}) capped`;
-  const [row] = await sql<{ n: number }>(text, w.values);
+  const [row] = await sql<{ n: number }>(countText(w, cap), w.values);
   return row!.n;
+}
+
+function countText(w: ReturnType<typeof where>, cap?: number) {
+  return cap === undefined
+    ? `SELECT count(*)::int AS n FROM tasks t ${w.text}`
+    : `SELECT count(*)::int AS n FROM (SELECT 1 FROM tasks t ${w.text} LIMIT ${w.param(cap + 1)}) capped`;
 }

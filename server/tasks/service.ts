@@ -20,9 +20,8 @@ import {
   type NotificationConfig,
   type UpdateTaskInput,
 } from "./schemas";
-import { countTasks, findTask, findTasks, type TaskOrder } from "./reads";
+import { findTask, pageOfTasks, type TaskOrder } from "./reads";
 import { prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
-import { pageAndTotal } from "../db/paging";
 import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
@@ -170,11 +169,7 @@ export async function listTasks(user: User, query: ListTasksQuery = {}) {
   const words = query.q?.trim().split(/\s+/).filter(Boolean);
   const filter = { userId: user.id, state: query.state, words: words?.length ? words : undefined };
   const order = ORDERS[query.sort ?? "created"];
-  const { rows, total } = await pageAndTotal(
-    query,
-    (limit) => findTasks(filter, { order, limit, offset: query.offset }),
-    () => countTasks(filter),
-  );
+  const { rows, total } = await pageOfTasks(filter, { order, limit: query.limit, offset: query.offset });
   return { tasks: rows.map(ownerTaskView), total };
 }
 

@@ -80,6 +80,9 @@ describe("the own list", () => {
     const paused = caller(user);
     expect((await paused.api.tasks.list({ state: "paused", limit: 1 })).map((t) => t.name)).toEqual(["watch 1"]);
     expect(paused.headers["X-Total-Count"]).toBe("1");
+    const none = caller(user);
+    expect(await none.api.tasks.list({ state: "completed", limit: 1 })).toEqual([]);
+    expect(none.headers["X-Total-Count"]).toBe("0");
     for (const bad of [{ limit: 0 }, { limit: 501 }, { offset: -1 }, { limit: 1.5 }])
       await expect(caller(user).api.tasks.list(bad)).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
