@@ -19,10 +19,12 @@ import { parseTimestamp } from "./timestamps";
 
 /**
  * The most statement texts sent as named prepared statements. Each is parsed and planned once per connection instead
- * of at every call: the reads on every request are long (a watch with its channels, runs, finding and deliveries), and
- * sending and planning them cost the server and the database more than running them (docs/benchmarks.md). Texts are
- * built from a bounded set of parts (a test file of the services uses 23–55); the cap bounds what each connection
- * keeps in the database against a text that is not, whose texts then go unnamed.
+ * of at every call, and its rows' columns described once (node-postgres, patched in scripts/patches, keeps the first
+ * run's description and column parsers for the later runs): the reads on every request are long (a watch with its
+ * channels, runs, finding and deliveries), and sending and planning them cost the server and the database more than
+ * running them (docs/benchmarks.md). Texts are built from a bounded set of parts (a test file of the services uses
+ * 23–55); the cap bounds what each connection keeps in the database against a text that is not, whose texts then go
+ * unnamed.
  */
 const PREPARED = 500;
 /** One register per process: the bundler may load this module more than once, and the pool is shared. */
