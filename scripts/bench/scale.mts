@@ -11,8 +11,9 @@
  *  - replicas: 2,000 due watches, a model taking 1 s per run, AGENT_CONCURRENCY=8: one replica, then two.
  *  - list: the postgres phase's seed, then only the own list's pages (attention order, words, found state) at 8
  *    connections and in process: what the paged list costs at that size, without the rest of the phase.
- * BENCH_WATCHES (100000), BENCH_PGLITE_SIZES (1000,10000), BENCH_BACKLOG (2000), BENCH_IDLE_SECONDS (60) and
- * BENCH_SECONDS (10, per latency run) scale a run down.
+ * BENCH_WATCHES (100000), BENCH_PGLITE_SIZES (1000,10000), BENCH_BACKLOG (2000), BENCH_IDLE_SECONDS (60),
+ * BENCH_SECONDS (10, per latency run) and BENCH_WARMUP_SECONDS (15, the list phase's server before its first page)
+ * scale a run down.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -36,6 +37,7 @@ const PGLITE_SIZES = (process.env.BENCH_PGLITE_SIZES ?? "1000,10000").split(",")
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2000);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const DAY_MS = 24 * 3_600_000;
 
 type Query = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
@@ -234,12 +236,12 @@ let client = 0;
  * p50/p99 at 8 connections; every request from its own address (TRUST_PROXY=1), as from many clients. With the
  * server's process, also its CPU per request: what the latency is made of when one core serves eight clients.
  */
-async function latency(url: string, key: string, server?: Server) {
+async function latency(url: string, key: string, server?: Server, duration = SECONDS) {
   const cpuBefore = server ? cpuMs(server.child.pid!) : 0;
   const r = await autocannon({
     url,
     connections: 8,
-    duration: SECONDS,
+    duration,
     headers: { authorization: `Bearer ${key}` },
     requests: [
       {
@@ -517,7 +519,10 @@ async function listPhase(cluster: { url: string }) {
   const s = await startProduct({ ...agent, DATABASE_URL: url });
   const owned = Math.min(1000, WATCHES / 10);
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
-  for (const [label, page] of ownListPages(`${s.url}/api/v1`, owned)) {
+  const pages = ownListPages(`${s.url}/api/v1`, owned);
+  // A server that stays up has compiled its hot code; one just started spends its first seconds compiling it.
+  await latency(pages[0]![1], seeded.key, undefined, WARMUP_SECONDS);
+  for (const [label, page] of pages) {
     await latency(page, seeded.key); // warm-up
     rows.push([label, await latency(page, seeded.key, s)]);
   }
