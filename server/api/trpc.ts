@@ -7,7 +7,6 @@
  *     limits and its success status, whatever the transport.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { z } from "zod";
 import { authenticate, type Caller } from "../auth";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/availability";
 import { BUCKETS, countRefusal, rateLimitedError, takeToken, type Bucket } from "../ratelimit";
@@ -86,16 +85,6 @@ const t = initTRPC
       return { ...shape, detail: errorDetail(error, input, locate(ctx)) };
     },
   });
-
-/**
- * tRPC validates a zod schema with `parseAsync`, which skips zod's compiled fast path: checking a list of 50
- * watches costs 113 µs instead of 32 µs with `parse` (docs/benchmarks.md). No response schema here has async
- * checks, so every `.output()` goes through this, which makes the schema's parseAsync the synchronous parse.
- */
-export function syncParsed<T extends z.ZodType>(schema: T): T {
-  schema.parseAsync = async (data, params) => schema.parse(data, params);
-  return schema;
-}
 
 // 3. Procedures
 export const router = t.router;

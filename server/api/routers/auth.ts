@@ -4,7 +4,7 @@ import { Id } from "../../tasks/schemas";
 import { ApiKeySchema, createApiKey, listApiKeys, revokeApiKey } from "../../auth/api-key-service";
 import { syncUser } from "../../users/clerk-accounts";
 import { markWelcomeSeen, userView, UserSchema } from "../../users/service";
-import { authedProcedure, router, sessionProcedure, syncParsed } from "../trpc";
+import { authedProcedure, router, sessionProcedure } from "../trpc";
 
 const tags = ["auth"];
 
@@ -23,7 +23,7 @@ export const authRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(z.object({ user: UserSchema, created: z.boolean() })))
+    .output(z.object({ user: UserSchema, created: z.boolean() }))
     .mutation(({ ctx }) => syncUser(ctx.caller as Parameters<typeof syncUser>[0])),
 
   me: authedProcedure
@@ -36,7 +36,7 @@ export const authRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(UserSchema))
+    .output(UserSchema)
     .query(({ ctx }) => userView(ctx.user)),
 
   markWelcomeSeen: authedProcedure
@@ -49,7 +49,7 @@ export const authRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(z.object({ status: z.literal("success") })))
+    .output(z.object({ status: z.literal("success") }))
     .mutation(({ ctx }) => markWelcomeSeen(ctx.user)),
 
   createApiKey: authedProcedure
@@ -67,13 +67,13 @@ export const authRouter = router({
       rateLimit: "api-key-create",
     })
     .input(z.object({ name: text().trim().min(1).max(100) }).strict())
-    .output(syncParsed(z.object({ key: z.string(), key_info: ApiKeySchema })))
+    .output(z.object({ key: z.string(), key_info: ApiKeySchema }))
     .mutation(({ ctx, input }) => createApiKey(ctx.user, input.name)),
 
   listApiKeys: authedProcedure
     .meta({ openapi: { method: "GET", path: "/auth/api-keys", tags, summary: "Your API keys" } })
     .input(z.void())
-    .output(syncParsed(z.array(ApiKeySchema)))
+    .output(z.array(ApiKeySchema))
     .query(({ ctx }) => listApiKeys(ctx.user)),
 
   revokeApiKey: authedProcedure
@@ -87,6 +87,6 @@ export const authRouter = router({
       },
     })
     .input(z.object({ id: Id }))
-    .output(syncParsed(z.object({ status: z.literal("revoked") })))
+    .output(z.object({ status: z.literal("revoked") }))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.user, input.id)),
 });

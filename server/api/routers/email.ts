@@ -4,7 +4,7 @@ import { Id } from "../../tasks/schemas";
 import { DomainError } from "../../errors";
 import { verifyEmailToken } from "../../notify";
 import { pauseFromLink } from "../../tasks/service";
-import { publicProcedure, router, syncParsed } from "../trpc";
+import { publicProcedure, router } from "../trpc";
 
 const tags = ["notifications"];
 
@@ -21,7 +21,7 @@ export const emailRouter = router({
       },
     })
     .input(z.object({ token: text().min(1).max(200) }).strict())
-    .output(syncParsed(z.object({ verified: z.literal(true), email: z.string() })))
+    .output(z.object({ verified: z.literal(true), email: z.string() }))
     .mutation(async ({ input }) => {
       const verified = await verifyEmailToken(input.token);
       if (!verified) throw new DomainError("invalid", "Invalid or expired token");
@@ -39,6 +39,6 @@ export const emailRouter = router({
       },
     })
     .input(z.object({ task: Id, token: text().min(1).max(200) }).strict())
-    .output(syncParsed(z.object({ status: z.literal("paused") })))
+    .output(z.object({ status: z.literal("paused") }))
     .mutation(({ input }) => pauseFromLink(input.task, input.token)),
 });

@@ -10,7 +10,7 @@ import {
 } from "../../follows/service";
 import { Id, NotificationConfig, NotificationsInput, TaskSchema, Timestamp } from "../../tasks/schemas";
 import { text } from "../../../lib/text";
-import { authedProcedure, publicProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, publicProcedure, router } from "../trpc";
 
 const tags = ["follows"];
 const Token = z.object({ token: text().min(1).max(300) }).strict();
@@ -33,7 +33,7 @@ export const followsRouter = router({
       rateLimit: "follow",
     })
     .input(z.object({ id: Id, email: z.email({ pattern: z.regexes.html5Email }).max(320) }).strict())
-    .output(syncParsed(z.object({ message: z.literal(CHECK_INBOX) })))
+    .output(z.object({ message: z.literal(CHECK_INBOX) }))
     .mutation(({ input }) => followByEmail(input.id, input.email)),
 
   confirm: publicProcedure
@@ -47,7 +47,7 @@ export const followsRouter = router({
       },
     })
     .input(Token)
-    .output(syncParsed(z.object({ task_id: Id, email: z.string() })))
+    .output(z.object({ task_id: Id, email: z.string() }))
     .mutation(({ input }) => confirmFollow(input.token)),
 
   unsubscribe: publicProcedure
@@ -61,7 +61,7 @@ export const followsRouter = router({
       },
     })
     .input(Token)
-    .output(syncParsed(z.object({ status: z.literal("unsubscribed"), task_id: Id.nullable() })))
+    .output(z.object({ status: z.literal("unsubscribed"), task_id: Id.nullable() }))
     .mutation(({ input }) => unsubscribe(input.token)),
 
   follow: authedProcedure
@@ -77,7 +77,7 @@ export const followsRouter = router({
       alsoAnswers: { 200: "You followed it already: your channels were replaced" },
     })
     .input(z.object({ id: Id, notifications: NotificationsInput }).strict())
-    .output(syncParsed(FollowSchema))
+    .output(FollowSchema)
     .mutation(async ({ ctx, input }) => {
       const { created, follow } = await followAsUser(ctx.user, input.id, input.notifications);
       if (!created) ctx.res.status = 200;
@@ -96,7 +96,7 @@ export const followsRouter = router({
       successStatus: 204,
     })
     .input(z.object({ id: Id }))
-    .output(syncParsed(z.void()))
+    .output(z.void())
     .mutation(({ ctx, input }) => unfollow(ctx.user, input.id)),
 
   list: authedProcedure
@@ -109,6 +109,6 @@ export const followsRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(z.array(FollowSchema.omit({ task_id: true }).extend({ task: TaskSchema }))))
+    .output(z.array(FollowSchema.omit({ task_id: true }).extend({ task: TaskSchema })))
     .query(({ ctx }) => listFollows(ctx.user)),
 });

@@ -11,7 +11,7 @@ import {
   SendRecordSchema,
   TestSendSchema,
 } from "../../tasks/schemas";
-import { authedProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, router } from "../trpc";
 
 export const notificationsRouter = router({
   sends: authedProcedure
@@ -31,7 +31,7 @@ export const notificationsRouter = router({
         ...Paging,
       }),
     )
-    .output(syncParsed(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() })))
+    .output(z.object({ sends: z.array(SendRecordSchema), total: z.number().int() }))
     .query(({ ctx, input }) => listSends(ctx.user, input)),
 
   redeliver: authedProcedure
@@ -51,7 +51,7 @@ export const notificationsRouter = router({
       successStatus: 202,
     })
     .input(z.object({ id: Id }))
-    .output(syncParsed(SendRecordSchema))
+    .output(SendRecordSchema)
     .mutation(({ ctx, input }) => redeliver(ctx.user, input.id)),
 
   test: authedProcedure
@@ -80,6 +80,6 @@ export const notificationsRouter = router({
         })
         .strict(),
     )
-    .output(syncParsed(TestSendSchema))
+    .output(TestSendSchema)
     .mutation(({ ctx, input }) => sendTestTo(ctx.user, input)),
 });

@@ -7,7 +7,7 @@ import { listPublicFindings } from "../../tasks/findings";
 import { readPublicTask } from "../../tasks/service";
 import { PUBLIC_CACHE_CONTROL } from "../../http/conditional";
 import { joinWaitlist, listPublicTasks, listWaitlist } from "../../public/service";
-import { adminProcedure, publicProcedure, router, syncParsed } from "../trpc";
+import { adminProcedure, publicProcedure, router } from "../trpc";
 
 export const publicRouter = router({
   list: publicProcedure
@@ -38,7 +38,7 @@ export const publicRouter = router({
         offset: z.number().int().min(0).default(0),
       }),
     )
-    .output(syncParsed(z.array(TaskSchema)))
+    .output(z.array(TaskSchema))
     .query(async ({ ctx, input }) => {
       const { tasks, total, capped } = await listPublicTasks(input);
       ctx.res.headers["X-Total-Count"] = String(total);
@@ -58,7 +58,7 @@ export const publicRouter = router({
       rateLimit: "waitlist",
     })
     .input(z.object({ email: z.email({ pattern: z.regexes.html5Email }).max(320) }).strict())
-    .output(syncParsed(z.object({ message: z.string(), position: z.number().int() })))
+    .output(z.object({ message: z.string(), position: z.number().int() }))
     .mutation(({ input }) => joinWaitlist(input.email)),
 
   waitlist: adminProcedure
@@ -71,7 +71,7 @@ export const publicRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() }))))
+    .output(z.array(z.object({ email: z.string(), position: z.number().int(), created_at: z.string() })))
     .query(() => listWaitlist()),
 
   task: publicProcedure
@@ -88,7 +88,7 @@ export const publicRouter = router({
       conditional: true,
     })
     .input(z.object({ id: Id }))
-    .output(syncParsed(TaskSchema))
+    .output(TaskSchema)
     .query(async ({ ctx, input }) => {
       // Credentials are optional here; they only keep the owner's own reads out of view_count.
       const reader = ctx.headers.has("authorization")
@@ -126,7 +126,7 @@ export const publicRouter = router({
       rateLimit: "public-findings",
     })
     .input(z.object({ id: Id, ...FindingPaging }))
-    .output(syncParsed(z.array(FindingSchema)))
+    .output(z.array(FindingSchema))
     .query(async ({ ctx, input }) => {
       const { findings, total } = await listPublicFindings(input.id, input);
       ctx.res.headers["X-Total-Count"] = String(total);
@@ -145,7 +145,7 @@ export const publicRouter = router({
       operational: true,
     })
     .input(z.void())
-    .output(syncParsed(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() })))
+    .output(z.object({ status: z.enum(["ok", "degraded"]), database: z.string(), scheduler: z.string() }))
     .query(async ({ ctx }) => {
       const health = await serviceHealth();
       if (health.database !== "ok") ctx.res.status = 503;

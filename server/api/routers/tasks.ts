@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { authedProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, router } from "../trpc";
 import {
   CreatedTaskSchema,
   CreateTaskInput,
@@ -56,7 +56,7 @@ export const tasksRouter = router({
       },
     })
     .input(CreateTaskInput)
-    .output(syncParsed(CreatedTaskSchema))
+    .output(CreatedTaskSchema)
     .mutation(({ ctx, input }) => createTask(ctx.user, input)),
 
   preview: authedProcedure
@@ -76,21 +76,19 @@ export const tasksRouter = router({
     })
     .input(PreviewInput)
     .output(
-      syncParsed(
-        z.object({
-          condition_met: z.boolean(),
-          answer: z.string(),
-          evidence: z.string(),
-          confidence: z.number(),
-          sources: z.array(SourceSchema),
-          next_run: z.iso.datetime({ offset: true }),
-          next_run_reason: z.string(),
-          gate: GateSchema.nullable(),
-          model: z.string(),
-          usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
-          duration_ms: z.number().int(),
-        }),
-      ),
+      z.object({
+        condition_met: z.boolean(),
+        answer: z.string(),
+        evidence: z.string(),
+        confidence: z.number(),
+        sources: z.array(SourceSchema),
+        next_run: z.iso.datetime({ offset: true }),
+        next_run_reason: z.string(),
+        gate: GateSchema.nullable(),
+        model: z.string(),
+        usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+        duration_ms: z.number().int(),
+      }),
     )
     .mutation(({ ctx, input }) => previewTask(ctx.user, input)),
 
@@ -108,7 +106,7 @@ export const tasksRouter = router({
       },
     })
     .input(ListTasksInput)
-    .output(syncParsed(z.array(TaskSchema)))
+    .output(z.array(TaskSchema))
     .query(async ({ ctx, input }) => {
       const { tasks, total } = await listTasks(ctx.user, input);
       ctx.res.headers["X-Total-Count"] = String(total);
@@ -126,7 +124,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById)
-    .output(syncParsed(TaskSchema))
+    .output(TaskSchema)
     .query(({ ctx, input }) => getTask(ctx.user, input.id)),
 
   seen: authedProcedure
@@ -141,7 +139,7 @@ export const tasksRouter = router({
       successStatus: 204,
     })
     .input(ById)
-    .output(syncParsed(z.void()))
+    .output(z.void())
     .mutation(({ ctx, input }) => seeTask(ctx.user, input.id)),
 
   keepWatching: authedProcedure
@@ -157,7 +155,7 @@ export const tasksRouter = router({
       successStatus: 204,
     })
     .input(ById)
-    .output(syncParsed(z.void()))
+    .output(z.void())
     .mutation(({ ctx, input }) => keepWatching(ctx.user, input.id)),
 
   update: authedProcedure
@@ -176,7 +174,7 @@ export const tasksRouter = router({
       },
     })
     .input(UpdateTaskInput)
-    .output(syncParsed(TaskSchema))
+    .output(TaskSchema)
     .mutation(({ ctx, input }) => updateTask(ctx.user, input)),
 
   delete: authedProcedure
@@ -191,7 +189,7 @@ export const tasksRouter = router({
       successStatus: 204,
     })
     .input(ById)
-    .output(syncParsed(z.void()))
+    .output(z.void())
     .mutation(({ ctx, input }) => deleteTask(ctx.user, input.id)),
 
   execute: authedProcedure
@@ -210,7 +208,7 @@ export const tasksRouter = router({
       query: ["force"],
     })
     .input(ById.extend({ force: z.union([z.boolean(), z.enum(["true", "false"])]).optional() }))
-    .output(syncParsed(ExecutionSchema))
+    .output(ExecutionSchema)
     .mutation(({ ctx, input }) => executeTask(ctx.user, input.id, input.force === true || input.force === "true")),
 
   executions: authedProcedure
@@ -224,7 +222,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ ...Paging, status: ExecutionStatusSchema.optional() }))
-    .output(syncParsed(z.array(ExecutionSchema)))
+    .output(z.array(ExecutionSchema))
     .query(({ ctx, input }) => listExecutions(ctx.user, input.id, input)),
 
   metExecutions: authedProcedure
@@ -238,7 +236,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend(Paging))
-    .output(syncParsed(z.array(ExecutionSchema)))
+    .output(z.array(ExecutionSchema))
     .query(({ ctx, input }) => listMetExecutions(ctx.user, input.id, input)),
 
   findings: authedProcedure
@@ -254,7 +252,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend(FindingPaging))
-    .output(syncParsed(z.array(FindingSchema)))
+    .output(z.array(FindingSchema))
     .query(async ({ ctx, input }) => {
       const { findings, total } = await listFindings(ctx.user, input.id, input);
       ctx.res.headers["X-Total-Count"] = String(total);
@@ -278,7 +276,7 @@ export const tasksRouter = router({
       successStatus: 202,
     })
     .input(ById.extend({ key: FindingKey }))
-    .output(syncParsed(FindingSchema))
+    .output(FindingSchema)
     .mutation(({ ctx, input }) => sendHeldFinding(ctx.user, input.id, input.key)),
 
   setVisibility: authedProcedure
@@ -292,7 +290,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ is_public: z.boolean() }).strict())
-    .output(syncParsed(z.object({ is_public: z.boolean() })))
+    .output(z.object({ is_public: z.boolean() }))
     .mutation(({ ctx, input }) => setVisibility(ctx.user, input.id, input.is_public)),
 
   testNotification: authedProcedure
@@ -306,7 +304,7 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ type: NotificationTypeSchema }).strict())
-    .output(syncParsed(TestSendSchema))
+    .output(TestSendSchema)
     .mutation(({ ctx, input }) => sendTestNotification(ctx.user, input.id, input.type)),
 
   history: authedProcedure
@@ -321,13 +319,11 @@ export const tasksRouter = router({
     })
     .input(ById.extend(Paging))
     .output(
-      syncParsed(
-        z.array(
-          z.object({
-            at: z.iso.datetime({ offset: true }),
-            changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
-          }),
-        ),
+      z.array(
+        z.object({
+          at: z.iso.datetime({ offset: true }),
+          changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+        }),
       ),
     )
     .query(({ ctx, input }) => listHistory(ctx.user, input.id, input)),
@@ -343,6 +339,6 @@ export const tasksRouter = router({
       },
     })
     .input(ById.extend({ name: Name.optional() }).strict())
-    .output(syncParsed(TaskSchema))
+    .output(TaskSchema)
     .mutation(({ ctx, input }) => forkTask(ctx.user, input.id, input.name)),
 });

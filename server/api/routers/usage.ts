@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { usageByTask, usageOf } from "../../usage";
-import { authedProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, router } from "../trpc";
 
 const tags = ["usage"];
 
@@ -16,18 +16,16 @@ export const usageRouter = router({
     })
     .input(z.void())
     .output(
-      syncParsed(
-        z.object({
-          period_start: z.iso.datetime({ offset: true }),
-          period_end: z.iso.datetime({ offset: true }),
-          runs: z.number().int(),
-          runs_limit: z.number().int(),
-          input_tokens: z.number().int(),
-          output_tokens: z.number().int(),
-          active_tasks: z.number().int(),
-          active_tasks_limit: z.number().int(),
-        }),
-      ),
+      z.object({
+        period_start: z.iso.datetime({ offset: true }),
+        period_end: z.iso.datetime({ offset: true }),
+        runs: z.number().int(),
+        runs_limit: z.number().int(),
+        input_tokens: z.number().int(),
+        output_tokens: z.number().int(),
+        active_tasks: z.number().int(),
+        active_tasks_limit: z.number().int(),
+      }),
     )
     .query(({ ctx }) => usageOf(ctx.user.id)),
 
@@ -42,16 +40,14 @@ export const usageRouter = router({
     })
     .input(z.object({ limit: z.number().int().min(1).max(100).default(10) }))
     .output(
-      syncParsed(
-        z.array(
-          z.object({
-            task_id: z.guid(),
-            name: z.string(),
-            runs: z.number().int(),
-            input_tokens: z.number().int(),
-            output_tokens: z.number().int(),
-          }),
-        ),
+      z.array(
+        z.object({
+          task_id: z.guid(),
+          name: z.string(),
+          runs: z.number().int(),
+          input_tokens: z.number().int(),
+          output_tokens: z.number().int(),
+        }),
       ),
     )
     .query(({ ctx, input }) => usageByTask(ctx.user.id, input.limit)),

@@ -9,7 +9,7 @@ import {
   webhookSecret,
 } from "../../users/service";
 import { SettingsInput, updateSettings } from "../../users/settings";
-import { authedProcedure, router, syncParsed } from "../trpc";
+import { authedProcedure, router } from "../trpc";
 
 const Secret = z.object({
   secret: z.string().meta({ description: "Standard Webhooks signing secret (whsec_…)" }),
@@ -29,7 +29,7 @@ export const usersRouter = router({
       },
     })
     .input(SettingsInput)
-    .output(syncParsed(UserSchema))
+    .output(UserSchema)
     .mutation(async ({ ctx, input }) => userView(await updateSettings(ctx.user, input))),
 
   setUsername: authedProcedure
@@ -43,7 +43,7 @@ export const usersRouter = router({
       },
     })
     .input(z.object({ username: text().max(100) }).strict())
-    .output(syncParsed(UserSchema))
+    .output(UserSchema)
     .mutation(({ ctx, input }) => setUsername(ctx.user, input.username)),
 
   usernameAvailable: authedProcedure
@@ -56,7 +56,7 @@ export const usersRouter = router({
       },
     })
     .input(z.object({ username: text().max(100) }))
-    .output(syncParsed(z.object({ available: z.boolean(), reason: z.string().nullable() })))
+    .output(z.object({ available: z.boolean(), reason: z.string().nullable() }))
     .query(({ input }) => usernameAvailability(input.username)),
 
   webhookSecret: authedProcedure
@@ -69,7 +69,7 @@ export const usersRouter = router({
       },
     })
     .input(z.void())
-    .output(syncParsed(Secret))
+    .output(Secret)
     .query(({ ctx }) => webhookSecret(ctx.user)),
 
   rotateWebhookSecret: authedProcedure
@@ -82,6 +82,6 @@ export const usersRouter = router({
       },
     })
     .input(z.object({ overlap_hours: z.number().min(0).max(72).default(24) }).strict())
-    .output(syncParsed(Secret))
+    .output(Secret)
     .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.user, input.overlap_hours)),
 });
