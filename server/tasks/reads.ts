@@ -55,8 +55,11 @@ const STATES: Record<ListState, string> = {
   watching: `t.state = 'active' AND NOT ${MET} AND t.held_reason IS NULL AND NOT ${FAILING}`,
 };
 
-/** The searched text of a watch: the expression of the public directory's trigram index (public_search_trgm_partial). */
-const SEARCHED = `lower(t.name || ' ' || t.search_query || ' ' || t.condition_description)`;
+/**
+ * The searched text of a watch (name, query and condition, lowered): a column the database computes when the watch is
+ * written (migration `searched_text`), which the public directory's trigram index covers.
+ */
+const SEARCHED = "t.searched";
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -71,9 +74,9 @@ function where(filter: TaskFilter) {
   if (filter.publicOnly) clauses.push("t.is_public");
   // One LIKE over the three, lowered alike: with `publicOnly`, the trigram index answers it; an owner's own watches
   // are a range of the user_id index, read and matched.
-  for (const s of [...(filter.search ? [filter.search] : []), ...(filter.words ?? [])])
-    clauses.push(`${SEARCHED} LIKE lower(${param(likePattern(s))})`);
-  return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param };
+  const searches = [...(filter.search ? [filter.search] : []), ...(filter.words ?? [])];
+  for (const s of searches) clauses.push(`${SEARCHED} LIKE lower(${param(likePattern(s))})`);
+  return { text: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", values, param, searches: searches.length > 0 };
 }
 
 type Raw = Task & {
@@ -137,8 +140,9 @@ export async function findTasks(filter: TaskFilter, page?: Page): Promise<TaskRo
 
 /**
  * A page of watches and how many match in all (`countTasks` with `cap`), in one statement: the count is a column the
- * database works out once (an uncorrelated subquery). A page past the end has no row to carry it and counts on its
- * own; without a `limit` every match is read and counted by its length.
+ * database works out once (an uncorrelated subquery; for a search without a cap, a window over the scan that matches
+ * the page). A page past the end has no row to carry it and counts on its own; without a `limit` every match is read
+ * and counted by its length.
  */
 export async function pageOfTasks(
   filter: TaskFilter,
@@ -164,7 +168,12 @@ async function selectTasks(
   const deliveries = page?.deliveriesOf
     ? `${latestDeliveriesColumn(`${w.param(page.deliveriesOf)}::uuid`)} AS deliveries,`
     : "";
-  const total = counted ? `(${countText(w, counted.cap)}) AS total_count,` : "";
+  const total = !counted
+    ? ""
+    : w.searches && counted.cap === undefined
+      ? // Every watch in range is read and matched for the page anyway: counted in that pass, not in a second one.
+        "(count(*) OVER ())::int AS total_count,"
+      : `(${countText(w, counted.cap)}) AS total_count,`;
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
   const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";
   const rows = await sql<Raw & { total_count?: number }>(

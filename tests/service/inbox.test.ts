@@ -113,6 +113,17 @@ describe("the own list", () => {
     expect((await o.list("q=PYTHON%20beta")).names).toEqual(["Bravo python"]);
     expect(await o.list("q=python%20kernel")).toEqual({ names: [], total: "0" });
     expect(await o.list("q=%25")).toEqual({ names: [], total: "0" }); // a LIKE wildcard is a character like any other
+    // A page of a search counts every match; a renamed watch is found by its new name at once.
+    const withE = await o.list("q=e&sort=name");
+    expect(withE.names.length).toBeGreaterThan(3);
+    expect(await o.list("q=e&sort=name&limit=2&offset=1")).toEqual({
+      names: withE.names.slice(1, 3),
+      total: String(withE.names.length),
+    });
+    expect((await o.api("PUT", `/api/v1/tasks/${alpha}`, { name: "Alpha kernel Zulu" })).status).toBe(200);
+    expect((await o.list("q=zulu")).names).toEqual(["Alpha kernel Zulu"]);
+    expect((await o.api("PUT", `/api/v1/tasks/${alpha}`, { name: "Alpha kernel release" })).status).toBe(200);
+    expect(await o.list("q=zulu")).toEqual({ names: [], total: "0" });
 
     const state = async (s: string) => (await o.list(`state=${s}&sort=name`)).names;
     expect(await state("met")).toEqual(["Charlie rust edition", "Delta gpu price"]);
