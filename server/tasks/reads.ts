@@ -3,7 +3,7 @@
  * execution, the finding the verdict stands on, the owner's username), in one SQL statement (see `../db/sql`).
  * Writes use Prisma (`taskInclude` in `./views` loads the same).
  */
-import type { Task } from "../db";
+import { Prisma, type Task } from "../db";
 import { reviveDates, sql } from "../db/sql";
 import { FAILED_NOTICE_AFTER } from "../../lib/outcome";
 import type { ListState } from "./schemas";
@@ -60,6 +60,11 @@ const STATES: Record<ListState, string> = {
  * written (migration `searched_text`), which the public directory's trigram index covers.
  */
 const SEARCHED = "t.searched";
+
+/** A watch's own columns as Prisma's `Task` has them (`t.*` would also carry `searched`, which only a search reads). */
+export const TASK_COLUMNS = Object.values(Prisma.TaskScalarFieldEnum)
+  .map((c) => `t.${c}`)
+  .join(", ");
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -177,7 +182,7 @@ async function selectTasks(
   const limit = page?.limit === undefined ? "" : ` LIMIT ${w.param(page.limit)}`;
   const offset = page?.offset ? ` OFFSET ${w.param(page.offset)}` : "";
   const rows = await sql<Raw & { total_count?: number }>(
-    `SELECT t.*, u.username AS owner_username,
+    `SELECT ${TASK_COLUMNS}, u.username AS owner_username,
             coalesce((SELECT json_agg(n) FROM task_notifications n WHERE n.task_id = t.id), '[]') AS notifications,
             (SELECT to_json(e) FROM executions e WHERE e.id = t.last_execution_id) AS last_execution,
             ${page?.publicLast ? `${LAST_PUBLIC_EXECUTION},` : ""} ${deliveries} ${total}

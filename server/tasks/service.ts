@@ -20,7 +20,7 @@ import {
   type NotificationConfig,
   type UpdateTaskInput,
 } from "./schemas";
-import { findTask, pageOfTasks, type TaskOrder } from "./reads";
+import { findTask, pageOfTasks, TASK_COLUMNS, type TaskOrder } from "./reads";
 import { prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
 import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
@@ -90,7 +90,7 @@ async function insertTask(
               n AS (INSERT INTO task_notifications (id, task_id, type, config)
                     SELECT gen_random_uuid(), t.id, c.type::"NotificationType", c.config
                       FROM t, jsonb_to_recordset($6::jsonb) AS c(type text, config jsonb) RETURNING *)
-            SELECT caps.watches AS caps_watches, t.*,
+            SELECT caps.watches AS caps_watches, ${TASK_COLUMNS},
                    (SELECT coalesce(json_agg(n), '[]') FROM n) AS notifications
               FROM caps LEFT JOIN t ON true`,
       [

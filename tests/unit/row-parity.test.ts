@@ -58,6 +58,9 @@ describe("watch rows", () => {
     });
     const read = (await findTask(task.id))!;
     expect(ownerTaskView(read)).toEqual(ownerTaskView(written as TaskRow));
+    // The watch's own columns, without the text the database keeps for searches.
+    expect(Object.keys(read)).toEqual(expect.arrayContaining(Object.keys(task)));
+    expect(read).not.toHaveProperty("searched");
     expect(ownerTaskView(read).last_execution?.result).toMatchObject({ usage: { input_tokens: 1, output_tokens: 2 } });
     expect(ownerTaskView(read).resolution).toEqual({
       status: "met",
