@@ -11,6 +11,7 @@ import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
+import type { PrismaPg as PrismaPgFactory } from "@prisma/adapter-pg";
 
 const filters = { externalTables: [], externalEnums: [] };
 
@@ -106,10 +107,31 @@ export async function migrateDatabase(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
     if (await migrationsApplied(pool)) return [];
-    return await applyMigrations(new PrismaPg(pool));
+    return await applyMigrations(wholeScripts(new PrismaPg(pool), pool));
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * Prisma's PostgreSQL adapter runs a migration statement by statement, cut at every `;`, so a function body (or a `;` in
+ * a comment or a string) breaks it. Sent whole, as one simple query (as Prisma's native engine and PGlite's adapter
+ * send it), a migration also applies as one transaction: all of it or none of it.
+ */
+function wholeScripts(factory: PrismaPgFactory, pool: Queryable): PrismaPgFactory {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script) => {
+      try {
+        await pool.query(script);
+      } catch (e) {
+        (adapter as unknown as { onError(e: unknown): never }).onError(e);
+      }
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 type Queryable = { query<R>(sql: string): Promise<{ rows: R[] }> };

@@ -64,11 +64,12 @@ async function ownedTask(user: User, id: string) {
 
 /**
  * Inserts a watch and its channels if the account's caps allow it: the account's row is locked first, so concurrent
- * creates take turns and none passes a cap. One statement counts, inserts and reads back; it is sent with the lock
- * (one round trip on a pipelined pool) and runs once the lock is granted, with a snapshot of its own that sees every
- * create before it (Prisma's interactive transaction held the lock over four statements, each a turn of a busy event
- * loop and of its query engine, and one account's concurrent creates crawled: docs/benchmarks.md). `then` runs in the
- * same transaction once the watch is in.
+ * creates take turns and none passes a cap. The database counts the account's watches as they come and go
+ * (`users.watch_count`); its active ones, at most the active cap, are counted here when the new watch is active. One
+ * statement checks, inserts and reads back; it is sent with the lock (one round trip on a pipelined pool) and runs once
+ * the lock is granted, with a snapshot of its own that sees every create before it (Prisma's interactive transaction
+ * held the lock over four statements, each a turn of a busy event loop and of its query engine, and one account's
+ * concurrent creates crawled: docs/benchmarks.md). `then` runs in the same transaction once the watch is in.
  */
 async function insertTask(
   userId: string,
@@ -82,8 +83,10 @@ async function insertTask(
     const locked = query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
     const inserted = (then ? query : query.last)<Task & { caps_watches: number; notifications: TaskNotification[] }>(
       // The record's columns take the table's types (json_populate_record), as an INSERT's VALUES would.
-      `WITH caps AS (SELECT count(*)::int AS watches, count(*) FILTER (WHERE state = 'active')::int AS active
-                             FROM tasks WHERE user_id = $1::uuid),
+      `WITH caps AS (SELECT u.watch_count AS watches,
+                            CASE WHEN $4 THEN (SELECT count(*)::int FROM tasks
+                                                WHERE user_id = $1::uuid AND state = 'active') END AS active
+                       FROM users u WHERE u.id = $1::uuid),
               t AS (INSERT INTO tasks (${columns.join(", ")})
                     SELECT ${columns.map((c) => `r.${c}`).join(", ")} FROM caps, json_populate_record(NULL::tasks, $2::json) r
                     WHERE caps.watches < $3 AND (NOT $4 OR caps.active < $5) RETURNING *),
@@ -310,6 +313,9 @@ export async function deleteTask(user: User, id: string) {
   });
   if (!task) throw notFound();
   await db.$transaction(async (tx) => {
+    // The account's row first, as a create or a resume takes it: the delete's count update (a trigger) takes it too,
+    // and taken after the watch's row it could deadlock with a resume of the same watch.
+    await prismaQuery(tx)(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [user.id]);
     await tx.task.delete({ where: { id } });
     // A deleted fork no longer counts for the watch it was forked from.
     await recountSubscribers(prismaQuery(tx), [task.forked_from_task_id]);

@@ -49,6 +49,16 @@ const addWatches = (user: Key, n: number, opts: { text?: string; public?: boolea
     [user.id, opts.text ?? "watch", opts.public ?? false, n],
   );
 
+/** The account's watch count as the database keeps it, and its watches counted. */
+const watchCounts = async (user: Key) =>
+  (
+    await sql<{ kept: number; actual: number }>(
+      `SELECT watch_count AS kept, (SELECT count(*)::int FROM tasks WHERE user_id = u.id) AS actual
+         FROM users u WHERE id = $1::uuid`,
+      [user.id],
+    )
+  )[0];
+
 describe("long lists", () => {
   it("are sent by the REST API a page at a time, counted once, without an item twice when one is added meanwhile", async () => {
     const user = await newApiKeyUser();
@@ -300,7 +310,36 @@ describe("the watch cap (MAX_WATCHES_PER_ACCOUNT)", () => {
 
     // Deleting one frees its place.
     await call("DELETE", `/api/v1/tasks/${second.body.id}`, { auth: user.apiKey });
+    expect(await watchCounts(user)).toEqual({ kept: 2, actual: 2 });
     expect((await create({ search_query: "again", state: "paused" })).status).toBe(200);
     expect((await call("GET", "/api/v1/tasks", { auth: user.apiKey })).body).toHaveLength(3);
+    expect(await watchCounts(user)).toEqual({ kept: 3, actual: 3 });
+  });
+
+  it("is checked against a count the database keeps through bulk inserts, deletes and an account's deletion", async () => {
+    app.setEnv({ MAX_WATCHES_PER_ACCOUNT: "30" });
+    const [user, other] = [await newApiKeyUser(), await newApiKeyUser()];
+    await addWatches(user, 25);
+    // One statement adding watches to two accounts counts each.
+    await sql(
+      `INSERT INTO tasks (id, user_id, name, search_query, condition_description, state)
+       SELECT gen_random_uuid(), u, 'bulk', 'bulk', 'bulk', 'paused' FROM unnest($1::uuid[]) AS u, generate_series(1, 4)`,
+      [[user.id, other.id]],
+    );
+    expect(await watchCounts(user)).toEqual({ kept: 29, actual: 29 });
+    expect(await watchCounts(other)).toEqual({ kept: 4, actual: 4 });
+    const create = () =>
+      call("POST", "/api/v1/tasks", { auth: user.apiKey, body: { search_query: "one more", state: "paused" } });
+    expect((await create()).status).toBe(200);
+    expect((await create()).status).toBe(403);
+
+    await sql(`DELETE FROM tasks WHERE name = 'bulk'`, []);
+    expect(await watchCounts(user)).toEqual({ kept: 26, actual: 26 });
+    expect(await watchCounts(other)).toEqual({ kept: 0, actual: 0 });
+    expect((await create()).status).toBe(200);
+
+    // The account's watches go with it (their count has no account left to update).
+    await sql(`DELETE FROM users WHERE id = $1::uuid`, [user.id]);
+    expect(await sql(`SELECT 1 FROM tasks WHERE user_id = $1::uuid`, [user.id])).toEqual([]);
   });
 });
