@@ -4,7 +4,7 @@
  */
 import { DomainError } from "./errors";
 import { env } from "./env";
-import { sql, type Query } from "./db/sql";
+import { lockAccount, sql, type Query } from "./db/sql";
 
 /** The calendar month (UTC) that `at` falls in: [start, end). */
 export function periodOf(at: Date) {
@@ -126,7 +126,7 @@ export const activeTaskLimitReached = () =>
  * watch: it locks the user's row, so concurrent creates and resumes are counted one after the other.
  */
 export async function assertActiveAllowance(query: Query, userId: string) {
-  await query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+  await lockAccount(query, userId);
   const [row] = await query<{ n: number }>(
     `SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`,
     [userId],

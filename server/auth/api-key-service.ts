@@ -1,7 +1,7 @@
 /** API key management: one active key per developer or admin user, shown once, revocable. */
 import { z } from "zod";
 import { DomainError } from "../errors";
-import { prismaQuery } from "../db/sql";
+import { lockAccount, prismaQuery } from "../db/sql";
 import { db, type ApiKey, type User } from "../db";
 import { generateApiKey, hashApiKey } from "./api-keys";
 
@@ -40,7 +40,7 @@ export async function createApiKey(user: User, name: string) {
   const key_hash = await hashApiKey(key);
   const created = await db.$transaction(async (tx) => {
     // Serialise key creation per user so "one active key" holds under concurrent requests.
-    await prismaQuery(tx)(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [user.id]);
+    await lockAccount(prismaQuery(tx), user.id);
     const active = await tx.apiKey.count({ where: { user_id: user.id, is_active: true } });
     if (active)
       throw new DomainError("invalid", "An active API key already exists. Revoke it before creating a new one.");

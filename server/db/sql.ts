@@ -160,6 +160,14 @@ export async function lockKey(query: Query, key: string) {
   await query(`SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
 }
 
+/**
+ * Inside a transaction: locks the account's row until the transaction ends. Whatever changes an account's watches or
+ * keys against a cap takes it first (creates, resumes, deletes, a new API key), so they take turns, and always before
+ * any watch's row: one order, no deadlock. Returns the statement's promise, so it can be sent ahead of the next one.
+ */
+export const lockAccount = (query: Query, userId: string) =>
+  query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
+
 /** Dates inside a `to_json`/`json_agg` value arrive as ISO strings; turns them into Dates in place. */
 export function reviveDates(value: Record<string, unknown>, keys: readonly string[]) {
   for (const k of keys) if (typeof value[k] === "string") value[k] = parseTimestamp(value[k]);

@@ -21,7 +21,7 @@ import {
   type UpdateTaskInput,
 } from "./schemas";
 import { findTask, pageOfTasks, TASK_COLUMNS, type TaskOrder } from "./reads";
-import { prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
+import { lockAccount, prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
 import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
@@ -80,7 +80,7 @@ async function insertTask(
   const columns = Object.keys(fields).filter((c) => fields[c] !== undefined);
   const active = fields.state === "active";
   const [row] = await transaction(async (query) => {
-    const locked = query(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [userId]);
+    const locked = lockAccount(query, userId);
     const inserted = (then ? query : query.last)<Task & { caps_watches: number; notifications: TaskNotification[] }>(
       // The record's columns take the table's types (json_populate_record), as an INSERT's VALUES would.
       `WITH caps AS (SELECT u.watch_count AS watches,
@@ -313,9 +313,8 @@ export async function deleteTask(user: User, id: string) {
   });
   if (!task) throw notFound();
   await db.$transaction(async (tx) => {
-    // The account's row first, as a create or a resume takes it: the delete's count update (a trigger) takes it too,
-    // and taken after the watch's row it could deadlock with a resume of the same watch.
-    await prismaQuery(tx)(`SELECT id FROM users WHERE id = $1::uuid FOR UPDATE`, [user.id]);
+    // The delete's count update (a trigger) takes the account's row: taken here first, as everywhere.
+    await lockAccount(prismaQuery(tx), user.id);
     await tx.task.delete({ where: { id } });
     // A deleted fork no longer counts for the watch it was forked from.
     await recountSubscribers(prismaQuery(tx), [task.forked_from_task_id]);
