@@ -114,8 +114,8 @@ export async function migrateDatabase(url: string) {
 }
 
 /**
- * Prisma's PostgreSQL adapter runs a migration statement by statement, cut at every `;`, so a function body (or a `;` in
- * a comment or a string) breaks it. Sent whole, as one simple query (as Prisma's native engine and PGlite's adapter
+ * Prisma's PostgreSQL adapter runs a migration statement by statement, cut at every `;`, so a function body (or a `;`
+ * in a comment or a string) breaks it. Sent whole, as one simple query (as Prisma's native engine and PGlite's adapter
  * send it), a migration also applies as one transaction: all of it or none of it.
  */
 function wholeScripts(factory: PrismaPgFactory, pool: Queryable): PrismaPgFactory {
