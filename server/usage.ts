@@ -74,6 +74,9 @@ export async function addTokens(
   await query(addTokensSql(param, userId, at, usage), values);
 }
 
+/** The account's active watches (`$1`: its id), counted: at most the active cap, through the (user, state) index. */
+export const COUNT_ACTIVE = `SELECT count(*)::int AS n FROM tasks WHERE user_id = $1::uuid AND state = 'active'`;
+
 /** The caller's usage this period against their limits (GET /api/v1/usage). */
 export async function usageOf(userId: string, at = new Date()) {
   const { start, end } = periodOf(at);
@@ -82,7 +85,7 @@ export async function usageOf(userId: string, at = new Date()) {
       `SELECT runs, input_tokens, output_tokens FROM usage_periods WHERE user_id = $1 AND period_start = $2::date`,
       [userId, isoDate(start)],
     ),
-    sql<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`, [userId]),
+    sql<{ n: number }>(COUNT_ACTIVE, [userId]),
   ]);
   return {
     period_start: start.toISOString(),
@@ -127,9 +130,6 @@ export const activeTaskLimitReached = () =>
  */
 export async function assertActiveAllowance(query: Query, userId: string) {
   await lockAccount(query, userId);
-  const [row] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM tasks WHERE user_id = $1 AND state = 'active'`,
-    [userId],
-  );
+  const [row] = await query<{ n: number }>(COUNT_ACTIVE, [userId]);
   if (row!.n >= env.MAX_ACTIVE_TASKS_PER_USER) throw new DomainError("forbidden", activeTaskLimitReached());
 }

@@ -22,7 +22,7 @@ import {
 } from "./schemas";
 import { findTask, pageOfTasks, TASK_COLUMNS, type TaskOrder } from "./reads";
 import { lockAccount, prismaQuery, reviveDates, sql, transaction, type Query } from "../db/sql";
-import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget } from "../usage";
+import { activeTaskLimitReached, assertActiveAllowance, assertRunBudget, COUNT_ACTIVE } from "../usage";
 import { definitionChanges, recordChanges } from "./history";
 import { endAllFollows } from "../follows/service";
 import { recountSubscribers } from "../follows/subscribers";
@@ -84,8 +84,7 @@ async function insertTask(
     const inserted = (then ? query : query.last)<Task & { caps_watches: number; notifications: TaskNotification[] }>(
       // The record's columns take the table's types (json_populate_record), as an INSERT's VALUES would.
       `WITH caps AS (SELECT u.watch_count AS watches,
-                            CASE WHEN $4 THEN (SELECT count(*)::int FROM tasks
-                                                WHERE user_id = $1::uuid AND state = 'active') END AS active
+                            CASE WHEN $4 THEN (${COUNT_ACTIVE}) END AS active
                        FROM users u WHERE u.id = $1::uuid),
               t AS (INSERT INTO tasks (${columns.join(", ")})
                     SELECT ${columns.map((c) => `r.${c}`).join(", ")} FROM caps, json_populate_record(NULL::tasks, $2::json) r
