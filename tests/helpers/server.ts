@@ -57,15 +57,36 @@ export const TEST_SHARED_BUFFERS = "16MB";
  */
 export const TEST_NODE_FLAGS = ["--liftoff-only"];
 
-/** The data directories this process made, removed when it exits (a run makes some 60 copies of ~40 MB each). */
+/**
+ * The run's directory for temporary ones: made by the first process of a run to load this (Vitest's own, for its global
+ * setup) and removed when that process exits. Test workers inherit it, since Vitest may stop a worker before the
+ * worker's own exit handler runs.
+ */
+const RUN_DIR = "WATCH_TEST_RUN_DIR";
+if (!process.env[RUN_DIR]) {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-run-"));
+  process.env[RUN_DIR] = runDir;
+  process.once("exit", () => fs.rmSync(runDir, { recursive: true, force: true }));
+}
+
+/**
+ * The temporary directories this process made (data directories, CLI configs, backups), removed when it exits if it
+ * gets to: a run makes some 60 data directories of ~40 MB each.
+ */
 const madeDirs: string[] = [];
 process.once("exit", () => {
   for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-export function freshDataDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-test-"));
+/** A new directory in the run's directory, removed when this process exits or else with the run's directory. */
+export function tempDir(prefix = "watch-test-") {
+  const dir = fs.mkdtempSync(path.join(process.env[RUN_DIR]!, prefix));
   madeDirs.push(dir);
+  return dir;
+}
+
+export function freshDataDir() {
+  const dir = tempDir();
   const template = process.env.DATABASE_URL ? undefined : process.env[TEMPLATE];
   if (template) fs.cpSync(template, dir, { recursive: true });
   return dir;

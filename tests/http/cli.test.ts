@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { newApiKeyUser, server } from "../helpers/api";
-import { freePort, root } from "../helpers/server";
+import { freePort, root, tempDir } from "../helpers/server";
 
 type Run = { code: number | null; stdout: string; stderr: string; json: () => any };
 
@@ -31,7 +31,7 @@ function watchctl(env: Record<string, string>, ...args: string[]): Promise<Run> 
 describe("the watchctl bin", () => {
   it("logs in, then works from the saved login; exit codes 0, 1 (the API refused) and 2 (usage)", async () => {
     const user = await newApiKeyUser();
-    const xdg = fs.mkdtempSync(path.join(os.tmpdir(), "watchctl-"));
+    const xdg = tempDir("watchctl-");
     const cli = (...args: string[]) => watchctl({ XDG_CONFIG_HOME: xdg }, ...args);
 
     const login = await cli("login", "--key", user.apiKey, "--url", server().url);
@@ -56,7 +56,7 @@ describe("the watchctl bin", () => {
 
   it("reads SERVICE_URL and SERVICE_API_KEY from its environment", async () => {
     const user = await newApiKeyUser();
-    const xdg = fs.mkdtempSync(path.join(os.tmpdir(), "watchctl-"));
+    const xdg = tempDir("watchctl-");
     const env = { XDG_CONFIG_HOME: xdg, SERVICE_URL: server().url, SERVICE_API_KEY: user.apiKey };
     expect((await watchctl(env, "--json", "whoami")).json()).toMatchObject({ email: user.email });
     const deadUrl = `http://127.0.0.1:${await freePort()}`;

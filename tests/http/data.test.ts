@@ -10,12 +10,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import zlib from "node:zlib";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, type Res } from "../helpers/api";
 import { waitFor } from "../helpers/wait";
-import { freshDataDir, root, startServer, TEST_NODE_FLAGS, type RunningServer } from "../helpers/server";
+import { freshDataDir, root, startServer, tempDir, TEST_NODE_FLAGS, type RunningServer } from "../helpers/server";
 import { pgliteExtensions, serveEmbedded } from "@/server/db";
 
 type Run = { code: number | null; out: string };
@@ -67,7 +66,6 @@ async function contents(srv: RunningServer) {
   );
 }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "watch-data-"));
 const EMBEDDED = { SERVICE_NOAUTH: "1", DATABASE_URL: undefined };
 /**
  * The embedded database's own tests (its socket and modes, backup and restore) run the same with or without
@@ -78,7 +76,7 @@ const embeddedOnly = it.skipIf(!!process.env.DATABASE_URL);
 describe("backup, restore and move", () => {
   let server: RunningServer;
   let original: Awaited<ReturnType<typeof contents>>;
-  const backupFile = path.join(tempDir(), "watch.backup");
+  const backupFile = path.join(tempDir("watch-data-"), "watch.backup");
 
   beforeAll(async () => {
     // A data directory anyone could read, as older versions left it: the server makes it its own at start.
@@ -138,7 +136,7 @@ describe("backup, restore and move", () => {
         (await at(server)("POST", "/api/v1/tasks", { search_query: "After the backup", state: "paused" })).status,
       ).toBe(200);
 
-      const dataDir = tempDir();
+      const dataDir = tempDir("watch-data-");
       const restored = await dataCommand(["restore", backupFile], { DATA_DIR: dataDir });
       expect(restored.out).not.toMatch(/MISMATCH/);
       expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}ok$/m);
@@ -163,10 +161,10 @@ describe("backup, restore and move", () => {
       const row = lines.findIndex((l) => l.includes('"search_query":"PyCon 2027 tickets"'));
       expect(row).toBeGreaterThan(0);
       lines[row] = lines[row]!.replace("PyCon 2027 tickets", "PyCon 2027 tickets, altered");
-      const tampered = path.join(tempDir(), "tampered.backup");
+      const tampered = path.join(tempDir("watch-data-"), "tampered.backup");
       fs.writeFileSync(tampered, zlib.gzipSync(lines.join("\n")));
 
-      const dataDir = tempDir();
+      const dataDir = tempDir("watch-data-");
       const restored = await dataCommand(["restore", tampered], { DATA_DIR: dataDir });
       expect(restored.out).toMatch(/^ {2}public\.tasks +3 rows {2}MISMATCH/m);
       expect(restored.out).toMatch(
@@ -215,7 +213,7 @@ describe("backup, restore and move", () => {
       const onPostgres = await startServer({ SERVICE_NOAUTH: "1", DATABASE_URL: target });
       try {
         expect(await contents(onPostgres)).toEqual(expected);
-        const pgBackup = path.join(tempDir(), "pg.backup");
+        const pgBackup = path.join(tempDir("watch-data-"), "pg.backup");
         const backup = await dataCommand(["backup", pgBackup], { DATABASE_URL: target });
         expect(backup.code).toBe(0);
         const other = (await emptyPostgres())!;

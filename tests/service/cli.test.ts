@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "@/client/cli";
 import { withService } from "../helpers/service";
-import { freePort } from "../helpers/server";
+import { freePort, tempDir } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 
 // No model but in the last part: a run fails at once.
@@ -50,7 +50,7 @@ function watchctl(env: Record<string, string>, ...args: string[]): Promise<Run> 
   return run;
 }
 
-const configDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "watchctl-"));
+const configDir = () => tempDir("watchctl-");
 
 describe("watchctl with an API key", () => {
   let user: Awaited<ReturnType<typeof newApiKeyUser>>;

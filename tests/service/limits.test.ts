@@ -7,7 +7,6 @@
  * fork and `watchctl apply` alike).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "@/client/cli";
@@ -15,6 +14,7 @@ import { PAGE } from "@/server/api/rest";
 import { MAX_ITEMS_HELD, PAGE_TOO_LONG } from "@/server/api/trpc";
 import { sql } from "@/server/db/sql";
 import { MAX_ANSWER_BYTES, untrustedNotice } from "@/server/mcp/tools";
+import { tempDir } from "../helpers/server";
 import { withService } from "../helpers/service";
 
 const app = withService({ AGENT_MODEL: undefined, AGENT_BASE_URL: undefined });
@@ -287,7 +287,7 @@ describe("the watch cap (MAX_WATCHES_PER_ACCOUNT)", () => {
     expect(failure(await tool(user.apiKey, "create_watch", { search_query: "five" }))).toBe(refusal.body.detail);
 
     // watchctl apply creates through the same operation: it stops at the cap with the service's reason.
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "apply-")), "watches.yaml");
+    const file = path.join(tempDir("apply-"), "watches.yaml");
     fs.writeFileSync(file, "watches:\n  - name: six\n    search_query: six\n");
     let stderr = "";
     const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
