@@ -10,7 +10,8 @@
  *  - pglite: the same (smaller burst, shorter idle) on the embedded database at 1,000 and 10,000 watches.
  *  - replicas: 2,000 due watches, a model taking 1 s per run, AGENT_CONCURRENCY=8: one replica, then two.
  *  - list: the postgres phase's seed, then only the own list's pages (attention order, words, found state) at 8
- *    connections and in process: what the paged list costs at that size, without the rest of the phase.
+ *    connections, at one, from two replicas (4 connections each) and in process: what the paged list costs at that
+ *    size, without the rest of the phase.
  * BENCH_WATCHES (100000), BENCH_PGLITE_SIZES (1000,10000), BENCH_BACKLOG (2000), BENCH_IDLE_SECONDS (60),
  * BENCH_SECONDS (10, per latency run) and BENCH_WARMUP_SECONDS (15, the list phase's server before its first page)
  * scale a run down.
@@ -45,6 +46,10 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+/** The data directories this run makes, removed when it exits. */
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "watch-bench-scale-"));
+process.once("exit", () => fs.rmSync(work, { recursive: true, force: true }));
+const scratch = (name: string) => fs.mkdtempSync(path.join(work, name));
 const out: string[] = [];
 const report = (line: string) => (out.push(line), console.log(line));
 
@@ -236,11 +241,11 @@ let client = 0;
  * p50/p99 at 8 connections; every request from its own address (TRUST_PROXY=1), as from many clients. With the
  * server's process, also its CPU per request: what the latency is made of when one core serves eight clients.
  */
-async function latency(url: string, key: string, server?: Server, duration = SECONDS) {
+async function latency(url: string, key: string, server?: Server, duration = SECONDS, connections = 8) {
   const cpuBefore = server ? cpuMs(server.child.pid!) : 0;
   const r = await autocannon({
     url,
-    connections: 8,
+    connections,
     duration,
     headers: { authorization: `Bearer ${key}` },
     requests: [
@@ -454,7 +459,7 @@ async function postgresPhase(cluster: { url: string }) {
   process.env.DATABASE_URL = url;
   const { openDatabase } = await import("../../server/db/index.ts");
   const { pruneExecutions } = await import("../../server/retention.ts");
-  const database = await openDatabase({ databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")) });
+  const database = await openDatabase({ databaseUrl: url, dataDir: scratch("data-") });
   const list = await listBreakdown(seeded.owner);
   const paged = await pageBreakdown(seeded.owner);
   const pruneStart = Date.now();
@@ -503,7 +508,10 @@ async function postgresPhase(cluster: { url: string }) {
   report(`\nA page of 50 of that user's own list with its count, alone and in process (p50 of 20): ${paged}`);
 }
 
-/** The postgres phase's seed, then only the own list's pages: at 8 connections, then alone and in process. */
+/**
+ * The postgres phase's seed, then only the own list's pages: at 8 connections, at one, from two replicas, and alone in
+ * process.
+ */
 async function listPhase(cluster: { url: string }) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
   const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
@@ -516,22 +524,37 @@ async function listPhase(cluster: { url: string }) {
   const later = Date.now() + DAY_MS;
   const seeded = await seed(q, { watches: WATCHES, bigWatch: 10, burst: 0, burstAt: later, firstDue: later });
   const seedMs = Date.now() - seedStart;
-  const s = await startProduct({ ...agent, DATABASE_URL: url });
+  const s = await startProduct({ ...agent, DATABASE_URL: url, WATCH_EXECUTOR_ID: "replica-0" });
   const owned = Math.min(1000, WATCHES / 10);
   const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
   const pages = ownListPages(`${s.url}/api/v1`, owned);
   // A server that stays up has compiled its hot code; one just started spends its first seconds compiling it.
   await latency(pages[0]![1], seeded.key, undefined, WARMUP_SECONDS);
+  const alone: (typeof rows)[number][1][] = [];
   for (const [label, page] of pages) {
     await latency(page, seeded.key); // warm-up
     rows.push([label, await latency(page, seeded.key, s)]);
+    alone.push(await latency(page, seeded.key, s, SECONDS, 1));
   }
+  // The same pages from a second replica on the same database (docs/deploy.md), the eight connections split between the
+  // two as a load balancer would: what a second process buys on the two cores the first leaves one of idle.
+  const s2 = await startProduct({ ...agent, DATABASE_URL: url, WATCH_EXECUTOR_ID: "replica-1" });
+  const other = (page: string) => page.replace(s.url, s2.url);
+  await latency(other(pages[0]![1]), seeded.key, undefined, WARMUP_SECONDS);
+  const replicated: (typeof rows)[number][1][][] = [];
+  for (const [, page] of pages) {
+    const both = () =>
+      Promise.all([latency(page, seeded.key, s, SECONDS, 4), latency(other(page), seeded.key, s2, SECONDS, 4)]);
+    await both(); // warm-up
+    replicated.push(await both());
+  }
+  await stopped(s2.child);
   await stopped(s.child);
   process.env.DATABASE_URL = url;
   const { openDatabase } = await import("../../server/db/index.ts");
   const database = await openDatabase({
     databaseUrl: url,
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "scale-")),
+    dataDir: scratch("data-"),
   });
   const paged = await pageBreakdown(seeded.owner);
   await database.close();
@@ -545,6 +568,27 @@ async function listPhase(cluster: { url: string }) {
     report(
       `| ${label}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s, the server's CPU ${r.cpu!.toFixed(2)} ms a request${r.errors ? `, ${r.errors} errors` : ""}) | p50 < 50 ms |`,
     );
+  // One client at a time: what a request waits for when it does not queue behind seven others for the server's core.
+  report(`\nThe same pages, one connection (p50 / p99, the server's CPU a request):`);
+  report(
+    rows
+      .map(
+        ([label], i) =>
+          `${label.split(" (")[0]}: ${alone[i]!.p50} / ${alone[i]!.p99} ms (${alone[i]!.cpu!.toFixed(2)} ms)`,
+      )
+      .join("; "),
+  );
+  report(
+    `\nThe same pages from two replicas, 4 connections to each (p50 / p99 of each, req/s of both, CPU a request):`,
+  );
+  report(
+    rows
+      .map(([label], i) => {
+        const [a, b] = replicated[i]!;
+        return `${label.split(" (")[0]}: ${a!.p50} / ${a!.p99} and ${b!.p50} / ${b!.p99} ms (${(a!.rps + b!.rps).toFixed(0)} req/s; ${a!.cpu!.toFixed(2)} and ${b!.cpu!.toFixed(2)} ms)`;
+      })
+      .join("; "),
+  );
   report(`\nA page of 50 of that user's own list with its count, alone and in process (p50 of 20): ${paged}`);
 }
 
@@ -608,7 +652,7 @@ async function pageBreakdown(owner: string) {
 async function pglitePhase(watches: number) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
   const agent = { AGENT_MODEL: "openai-compatible:stub", AGENT_BASE_URL: `${model.url}/v1`, SEARXNG_URL: searx.url };
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "scale-pglite-"));
+  const dataDir = scratch("pglite-");
   const env = { ...agent, DATA_DIR: dataDir, DATABASE_URL: "" };
   // The first start creates the database (and is the empty baseline); then the seed goes in with the server stopped.
   const empty = await startProduct(env);
