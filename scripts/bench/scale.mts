@@ -238,7 +238,7 @@ async function idleCpu(s: Server, seconds = IDLE_SECONDS) {
 
 let client = 0;
 /**
- * p50/p99 at 8 connections; every request from its own address (TRUST_PROXY=1), as from many clients. With the
+ * p50/p99 at `connections` (8); every request from its own address (TRUST_PROXY=1), as from many clients. With the
  * server's process, also its CPU per request: what the latency is made of when one core serves eight clients.
  */
 async function latency(url: string, key: string, server?: Server, duration = SECONDS, connections = 8) {
@@ -264,9 +264,11 @@ async function latency(url: string, key: string, server?: Server, duration = SEC
   return { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.non2xx + r.errors, cpu };
 }
 
+type Latency = Awaited<ReturnType<typeof latency>>;
+
 async function readLatencies(s: Server, key: string, bigTask: string, owned: number, history: number) {
   const base = `${s.url}/api/v1`;
-  const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
+  const rows: [string, Latency][] = [];
   for (const [name, url] of [
     [`\`GET /api/v1/tasks\` (${owned.toLocaleString("en")} watches)`, `${base}/tasks`],
     ...ownListPages(base, owned),
@@ -526,11 +528,11 @@ async function listPhase(cluster: { url: string }) {
   const seedMs = Date.now() - seedStart;
   const s = await startProduct({ ...agent, DATABASE_URL: url, WATCH_EXECUTOR_ID: "replica-0" });
   const owned = Math.min(1000, WATCHES / 10);
-  const rows: [string, Awaited<ReturnType<typeof latency>>][] = [];
+  const rows: [string, Latency][] = [];
   const pages = ownListPages(`${s.url}/api/v1`, owned);
   // A server that stays up has compiled its hot code; one just started spends its first seconds compiling it.
   await latency(pages[0]![1], seeded.key, undefined, WARMUP_SECONDS);
-  const alone: (typeof rows)[number][1][] = [];
+  const alone: Latency[] = [];
   for (const [label, page] of pages) {
     await latency(page, seeded.key); // warm-up
     rows.push([label, await latency(page, seeded.key, s)]);
@@ -541,7 +543,7 @@ async function listPhase(cluster: { url: string }) {
   const s2 = await startProduct({ ...agent, DATABASE_URL: url, WATCH_EXECUTOR_ID: "replica-1" });
   const other = (page: string) => page.replace(s.url, s2.url);
   await latency(other(pages[0]![1]), seeded.key, undefined, WARMUP_SECONDS);
-  const replicated: (typeof rows)[number][1][][] = [];
+  const replicated: Latency[][] = [];
   for (const [, page] of pages) {
     const both = () =>
       Promise.all([latency(page, seeded.key, s, SECONDS, 4), latency(other(page), seeded.key, s2, SECONDS, 4)]);
