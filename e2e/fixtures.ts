@@ -66,7 +66,16 @@ export async function expectAccessible(page: Page, opts: { colours?: boolean } =
   const axe = new AxeBuilder({ page, axeSource: loaded ? ";" : undefined })
     .setLegacyMode()
     .options({ resultTypes: ["violations"] });
-  const { violations } = await (opts.colours ? axe.withRules(COLOUR_RULES) : axe).analyze();
+  // axe measures the page at rest. A toast fading in or out, or colours half-way through a scheme switch (no settled
+  // screenshot before it in CI), would be measured blended with what is behind them: finite animations and transitions
+  // jump to their end, and with reduced motion the toasts start none while axe runs.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const { violations } = await page
+    .evaluate(() => {
+      for (const a of document.getAnimations()) if (a.effect?.getComputedTiming().endTime !== Infinity) a.finish();
+    })
+    .then(() => (opts.colours ? axe.withRules(COLOUR_RULES) : axe).analyze())
+    .finally(() => page.emulateMedia({ reducedMotion: null }));
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   if (!serious.length) return;
   // Which view, and axe's reasons (for contrast, the colours it measured): a failure in CI has only its log.
