@@ -42,7 +42,7 @@ test("the verdict card, the badge and the embed snippets, copied with one click"
   await embed.getByRole("button", { name: "Copy HTML" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await embed.getByLabel("HTML").textContent());
 
-  // The "Copied" toasts fade: axe would measure their contrast half-way.
+  // The "Copied" toasts fade first: the screenshot is of the page, not of them.
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
   await screenshot(page, "public-watch-verdict");
   await expectAccessible(page);
