@@ -312,11 +312,12 @@ export async function deleteTask(user: User, id: string) {
   });
   if (!task) throw notFound();
   await db.$transaction(async (tx) => {
+    const query = prismaQuery(tx);
     // The delete's count update (a trigger) takes the account's row: taken here first, as everywhere.
-    await lockAccount(prismaQuery(tx), user.id);
+    await lockAccount(query, user.id);
     await tx.task.delete({ where: { id } });
     // A deleted fork no longer counts for the watch it was forked from.
-    await recountSubscribers(prismaQuery(tx), [task.forked_from_task_id]);
+    await recountSubscribers(query, [task.forked_from_task_id]);
   });
   await scheduler().disarm(id, task.next_run);
   for (const e of task.executions) await scheduler().cancelRun(e.id);
