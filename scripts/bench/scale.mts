@@ -550,8 +550,7 @@ async function listPhase(cluster: { url: string }) {
     await both(); // warm-up
     replicated.push(await both());
   }
-  await stopped(s2.child);
-  await stopped(s.child);
+  await Promise.all([stopped(s2.child), stopped(s.child)]);
   process.env.DATABASE_URL = url;
   const { openDatabase } = await import("../../server/db/index.ts");
   const database = await openDatabase({
@@ -570,25 +569,19 @@ async function listPhase(cluster: { url: string }) {
     report(
       `| ${label}, p50 / p99 at 8 connections | ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s, the server's CPU ${r.cpu!.toFixed(2)} ms a request${r.errors ? `, ${r.errors} errors` : ""}) | p50 < 50 ms |`,
     );
+  const pageName = (i: number) => rows[i]![0].split(" (")[0];
   // One client at a time: what a request waits for when it does not queue behind seven others for the server's core.
   report(`\nThe same pages, one connection (p50 / p99, the server's CPU a request):`);
-  report(
-    rows
-      .map(
-        ([label], i) =>
-          `${label.split(" (")[0]}: ${alone[i]!.p50} / ${alone[i]!.p99} ms (${alone[i]!.cpu!.toFixed(2)} ms)`,
-      )
-      .join("; "),
-  );
+  report(alone.map((r, i) => `${pageName(i)}: ${r.p50} / ${r.p99} ms (${r.cpu!.toFixed(2)} ms)`).join("; "));
   report(
     `\nThe same pages from two replicas, 4 connections to each (p50 / p99 of each, req/s of both, CPU a request):`,
   );
   report(
-    rows
-      .map(([label], i) => {
-        const [a, b] = replicated[i]!;
-        return `${label.split(" (")[0]}: ${a!.p50} / ${a!.p99} and ${b!.p50} / ${b!.p99} ms (${(a!.rps + b!.rps).toFixed(0)} req/s; ${a!.cpu!.toFixed(2)} and ${b!.cpu!.toFixed(2)} ms)`;
-      })
+    replicated
+      .map(
+        ([a, b], i) =>
+          `${pageName(i)}: ${a!.p50} / ${a!.p99} and ${b!.p50} / ${b!.p99} ms (${(a!.rps + b!.rps).toFixed(0)} req/s; ${a!.cpu!.toFixed(2)} and ${b!.cpu!.toFixed(2)} ms)`,
+      )
       .join("; "),
   );
   report(`\nA page of 50 of that user's own list with its count, alone and in process (p50 of 20): ${paged}`);
