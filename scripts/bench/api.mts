@@ -203,5 +203,5 @@ console.log("\npeak RSS (MB): " + servers.map((s) => `${s.name} ${rss(s.child.pi
 // Each server shuts down before the database goes away (the product's engine logs every connection it loses).
 await Promise.all(servers.map((s) => stopped(s.child)));
 await db.end();
-cluster?.stop();
+cluster?.remove();
 process.exit(0);

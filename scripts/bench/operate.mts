@@ -32,7 +32,7 @@ const baseUrl = process.env.DATABASE_URL ?? cluster!.url;
 const children: ReturnType<typeof spawn>[] = [];
 process.on("exit", () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  cluster?.stop();
+  cluster?.remove();
 });
 
 process.chdir(root);

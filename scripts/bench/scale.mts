@@ -793,7 +793,7 @@ async function replicasPhase(cluster: { url: string }) {
 const cluster =
   PHASES.includes("postgres") || PHASES.includes("replicas") || PHASES.includes("list")
     ? process.env.DATABASE_URL
-      ? { url: process.env.DATABASE_URL, stop() {} }
+      ? { url: process.env.DATABASE_URL, remove() {} }
       : await throwawayPostgres()
     : null;
 try {
@@ -802,7 +802,7 @@ try {
   if (PHASES.includes("pglite")) for (const n of PGLITE_SIZES) await pglitePhase(n);
   if (PHASES.includes("replicas")) await replicasPhase(cluster!);
 } finally {
-  cluster?.stop();
+  cluster?.remove();
 }
 console.log(`\n\nbench:scale, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores\n${out.join("\n")}`);
 process.exit(0);

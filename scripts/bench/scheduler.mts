@@ -273,5 +273,5 @@ if (countsStatements) {
 await stopped(server);
 await db.end();
 await Promise.all([model.close(), searx.close()]);
-cluster?.stop();
+cluster?.remove();
 process.exit(0);

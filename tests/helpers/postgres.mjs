@@ -45,13 +45,20 @@ export async function throwawayPostgres({ settings = "" } = {}) {
       "start",
     ]);
   start();
+  const stop = () =>
+    spawnSync("runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, "-D", dir, "-m", "fast", "-w", "stop"], {
+      stdio: "ignore",
+    });
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     dir,
     start,
-    stop: () =>
-      spawnSync("runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, "-D", dir, "-m", "fast", "-w", "stop"], {
-        stdio: "ignore",
-      }),
+    /** Stops the cluster; `start` brings it back with its data. */
+    stop,
+    /** Stops the cluster and deletes its data directory: the end of its use. */
+    remove: () => {
+      stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -39,7 +39,7 @@ describe.skipIf(!canRunThrowawayPostgres())("a database outage", () => {
   });
   afterAll(async () => {
     await server?.stop();
-    cluster?.stop();
+    cluster?.remove();
     await Promise.all([model?.close(), searx?.close()]);
   });
 
