@@ -4,6 +4,7 @@
  * with an id derived from the watch and its next_run, so arming twice is harmless and disarming can find it.
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
+import pg from "pg";
 import { wfQueueRunner } from "@dbos-inc/dbos-sdk/internal/wfqueue";
 import { now } from "../clock";
 import { db } from "../db";
@@ -220,6 +221,30 @@ function withIdleTransactionTimeout(databaseUrl: string) {
   return url.toString();
 }
 
+/** Any fixed number: the advisory lock that launches take one at a time. */
+const LAUNCH_LOCK = 0x57a7c4_01;
+
+/**
+ * The engine creates and upgrades its tables at launch without a lock of its own: two processes launching at once on
+ * a new database (replicas started together, the workers of one start) deadlock. Launches take turns on PostgreSQL;
+ * the embedded database serves one process.
+ */
+async function launchInTurn(databaseUrl: string, embedded: boolean) {
+  if (embedded) return DBOS.launch();
+  const session = new pg.Client({ connectionString: databaseUrl });
+  await session.connect();
+  try {
+    // Tried, not waited for: a session waiting on the lock would hold a snapshot, and the launch under way builds
+    // its indexes concurrently, which waits for every snapshot to end.
+    while (!(await session.query("SELECT pg_try_advisory_lock($1) AS got", [LAUNCH_LOCK])).rows[0].got)
+      await new Promise((r) => setTimeout(r, 100));
+    await DBOS.launch();
+  } finally {
+    // The lock is the session's: it ends with it.
+    await session.end().catch(() => {});
+  }
+}
+
 /** Starts the engine (recovering interrupted runs) and re-arms every active watch (idempotent). */
 export async function startDbos(databaseUrl: string, embedded: boolean): Promise<Scheduler> {
   DBOS.setConfig({
@@ -234,7 +259,7 @@ export async function startDbos(databaseUrl: string, embedded: boolean): Promise
     // Workflow and step spans, through the tracer of server/observability/tracing.ts when tracing is on.
     tracingEnabled: !!env.OTEL_EXPORTER_OTLP_ENDPOINT,
   } as Parameters<typeof DBOS.setConfig>[0]);
-  await DBOS.launch();
+  await launchInTurn(databaseUrl, embedded);
   // Due wake-ups move from delayed to enqueued at this cadence too (scripts/patches): a shorter interval starts
   // runs closer to their time and spreads a burst of due watches instead of dispatching it as one batch. On the
   // embedded database every poll runs the database in this process, so it polls less often there.
