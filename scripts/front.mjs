@@ -11,7 +11,8 @@
  *    buffered beyond the cap;
  *  - slow clients: a request's headers must arrive within REQUEST_HEADERS_TIMEOUT_MS (10 s) and the whole request
  *    within REQUEST_BODY_TIMEOUT_MS (30 s), else Node answers 408 and closes the connection; one client address (an
- *    IPv6 /64) holds at most MAX_CONNECTIONS_PER_CLIENT connections open at once (a trusted proxy's are exempt);
+ *    IPv6 /64) holds at most MAX_CONNECTIONS_PER_CLIENT connections open at once (a trusted proxy's are exempt;
+ *    with SERVER_PROCESSES above 1, the primary counts them across the workers, scripts/processes.mjs);
  *  - a Content-Security-Policy on every HTML answer: pages get theirs with a nonce (proxy.ts); any other HTML (an
  *    error page outside the pages' routes) gets one that runs nothing;
  *  - what operators watch: each request's id (`x-request-id`, the client's when it is a plain token) and its
@@ -32,6 +33,7 @@ import {
 import { setRoute, withActivity, currentActivity } from "../server/observability/context.mjs";
 import { metrics } from "../server/observability/metrics.mjs";
 import { log, logger } from "../server/observability/log.mjs";
+import { askPrimary, inWorker } from "../server/processes.mjs";
 import { routeTemplates } from "./routes.mjs";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -188,7 +190,14 @@ async function serveMetrics(req, res, token) {
       "Metrics are served to this machine only: set METRICS_TOKEN to scrape them from elsewhere",
     );
   const { registry } = metrics();
-  const body = await registry.metrics();
+  let body;
+  try {
+    // A worker of several serves every worker's, added up by the primary.
+    body = inWorker() ? await askPrimary("metrics", undefined, 10_000) : await registry.metrics();
+  } catch (e) {
+    log.error({ err: e }, "metrics unavailable");
+    return refuse(req, res, 503, "Metrics are unavailable: retry the request");
+  }
   res.writeHead(200, {
     "content-type": registry.contentType,
     "content-length": Buffer.byteLength(body),
@@ -226,10 +235,40 @@ const TOO_MANY_CONNECTIONS = (() => {
 })();
 
 /**
+ * MAX_CONNECTIONS_PER_CLIENT, counted per client address (an IPv6 /64): `admit` answers a new connection's client,
+ * null for a trusted proxy's (not counted), or false when it is one too many, answered 429 and closed; `release`
+ * counts one of the client's connections closed.
+ */
+export function connectionCap(trustProxy) {
+  const open = new Map();
+  return {
+    /** @param {import("node:net").Socket} socket @returns {string | null | false} */
+    admit(socket) {
+      if (isTrustedProxy(socket.remoteAddress, trustProxy)) return null;
+      const client = clientGroup(socket.remoteAddress);
+      const count = (open.get(client) ?? 0) + 1;
+      if (count > MAX_CONNECTIONS_PER_CLIENT) {
+        socket.end(TOO_MANY_CONNECTIONS);
+        setTimeout(() => socket.destroy(), LINGER_MS).unref();
+        return false;
+      }
+      open.set(client, count);
+      return client;
+    },
+    /** @param {string} client */
+    release(client) {
+      const left = open.get(client) - 1;
+      if (left > 0) open.set(client, left);
+      else open.delete(client);
+    },
+  };
+}
+
+/**
  * @param {{ handle: (req: http.IncomingMessage, res: http.ServerResponse) => unknown,
  *           upgrade?: (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => unknown,
  *           noauth: boolean, trustProxy: ReturnType<typeof import("../server/net/client-address.mjs").parseTrustProxy>,
- *           headersTimeoutMs?: number, requestTimeoutMs?: number, metricsToken?: string,
+ *           headersTimeoutMs?: number, requestTimeoutMs?: number, metricsToken?: string, countConnections?: boolean,
  *           trace?: (req: http.IncomingMessage, requestId: string) => { run: <T>(fn: () => T) => T, end: (route: string, status: number) => void } }} opts
  */
 export function createFront({
@@ -241,6 +280,7 @@ export function createFront({
   requestTimeoutMs = REQUEST_BODY_TIMEOUT_MS,
   metricsToken,
   trace,
+  countConnections = true,
 }) {
   if (headersTimeoutMs > requestTimeoutMs)
     throw new Error("REQUEST_HEADERS_TIMEOUT_MS must not be greater than REQUEST_BODY_TIMEOUT_MS");
@@ -324,23 +364,13 @@ export function createFront({
     },
     (req, res) => onRequest(req, res),
   );
-  const open = new Map();
-  server.on("connection", (socket) => {
-    if (isTrustedProxy(socket.remoteAddress, trustProxy)) return;
-    const client = clientGroup(socket.remoteAddress);
-    const count = (open.get(client) ?? 0) + 1;
-    if (count > MAX_CONNECTIONS_PER_CLIENT) {
-      socket.end(TOO_MANY_CONNECTIONS);
-      setTimeout(() => socket.destroy(), LINGER_MS).unref();
-      return;
-    }
-    open.set(client, count);
-    socket.once("close", () => {
-      const left = open.get(client) - 1;
-      if (left > 0) open.set(client, left);
-      else open.delete(client);
+  if (countConnections) {
+    const cap = connectionCap(trustProxy);
+    server.on("connection", (socket) => {
+      const client = cap.admit(socket);
+      if (client) socket.once("close", () => cap.release(client));
     });
-  });
+  }
   // `Expect: 100-continue`: refuse before the client sends the body.
   server.on("checkContinue", (req, res) => onRequest(req, res, true));
   const upgraded = new Set();

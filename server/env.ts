@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parseTrustProxy } from "./net/client-address.mjs";
+import { serverProcesses } from "./processes.mjs";
 import { BUCKETS } from "./ratelimit/buckets";
 import { CHANNEL_SETTINGS } from "../channels/list";
 
@@ -59,6 +60,13 @@ export const groups = {
     REQUEST_BODY_TIMEOUT_MS: positiveInt(30_000).describe(
       "A whole request (headers and body) must arrive within this many milliseconds, else 408 and the connection closed.",
     ),
+    /** Read by scripts/start.mjs, which refuses a bad value the same way before anything starts. */
+    SERVER_PROCESSES: z
+      .string()
+      .default("1")
+      .describe(
+        "Processes `npm start` serves from: a number, or auto (one per core). More than 1 needs DATABASE_URL; each process is a server like a replica (its own engine identity, database pool and AGENT_CONCURRENCY), and they share one port, the connection cap, rate limits and /metrics.",
+      ),
     SHUTDOWN_GRACE_MS: positiveInt(30_000).describe(
       "On SIGTERM, how long running requests and agent runs get to finish, in milliseconds; unfinished runs resume at the next start.",
     ),
@@ -228,6 +236,17 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     .refine((v) => v.REQUEST_HEADERS_TIMEOUT_MS <= v.REQUEST_BODY_TIMEOUT_MS, {
       path: ["REQUEST_HEADERS_TIMEOUT_MS"],
       message: "must not be greater than REQUEST_BODY_TIMEOUT_MS",
+    })
+    .superRefine((v, ctx) => {
+      try {
+        serverProcesses(v.SERVER_PROCESSES, v.DATABASE_URL);
+      } catch (e) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SERVER_PROCESSES"],
+          message: (e as Error).message.replace(/^SERVER_PROCESSES: /, ""),
+        });
+      }
     })
     .safeParse(source);
   if (!parsed.success) {

@@ -10,8 +10,8 @@
  *  - pglite: the same (smaller burst, shorter idle) on the embedded database at 1,000 and 10,000 watches.
  *  - replicas: 2,000 due watches, a model taking 1 s per run, AGENT_CONCURRENCY=8: one replica, then two.
  *  - list: the postgres phase's seed, then only the own list's pages (attention order, words, found state) at 8
- *    connections, at one, from two replicas (4 connections each) and in process: what the paged list costs at that
- *    size, without the rest of the phase.
+ *    connections, at one, from two replicas (4 connections each), from one start with SERVER_PROCESSES=2 (8
+ *    connections) and in process: what the paged list costs at that size, without the rest of the phase.
  * BENCH_WATCHES (100000), BENCH_PGLITE_SIZES (1000,10000), BENCH_BACKLOG (2000), BENCH_IDLE_SECONDS (60),
  * BENCH_SECONDS (10, per latency run) and BENCH_WARMUP_SECONDS (15, the list phase's server before its first page)
  * scale a run down.
@@ -218,14 +218,22 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
   return { child, url: `http://127.0.0.1:${p}`, output: () => text, startMs: Date.now() - started };
 }
 
-/** The server's CPU time (user + system) in ms. */
-const cpuMs = (pid: number) =>
-  fs
-    .readFileSync(`/proc/${pid}/stat`, "utf8")
-    .split(") ")[1]!
-    .split(" ")
-    .slice(11, 13)
-    .reduce((a, b) => a + Number(b), 0) * 10;
+/** A process's fields in /proc/<pid>/stat after its name: [0] state, [1] parent, [11] user and [12] system time. */
+const statOf = (pid: number | string) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+
+/** The server's CPU time (user + system) in ms, with its workers' when it serves from several processes. */
+function cpuMs(pid: number) {
+  const pids = [pid];
+  for (const entry of fs.readdirSync("/proc"))
+    if (/^\d+$/.test(entry)) {
+      try {
+        if (Number(statOf(entry)[1]) === pid) pids.push(Number(entry));
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  return pids.reduce((sum, p) => sum + (Number(statOf(p)[11]) + Number(statOf(p)[12])) * 10, 0);
+}
 const peakRss = (pid: number) =>
   Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
@@ -511,8 +519,8 @@ async function postgresPhase(cluster: { url: string }) {
 }
 
 /**
- * The postgres phase's seed, then only the own list's pages: at 8 connections, at one, from two replicas, and alone in
- * process.
+ * The postgres phase's seed, then only the own list's pages: at 8 connections, at one, from two replicas, from one
+ * start serving from two processes, and alone in process.
  */
 async function listPhase(cluster: { url: string }) {
   const [model, searx] = [await modelNow(), await startSearxStub()];
@@ -551,6 +559,16 @@ async function listPhase(cluster: { url: string }) {
     replicated.push(await both());
   }
   await Promise.all([stopped(s2.child), stopped(s.child)]);
+  // The same pages from one start serving from two processes (SERVER_PROCESSES): the same eight connections.
+  const sp = await startProduct({ ...agent, DATABASE_URL: url, SERVER_PROCESSES: "2" });
+  const ours = (page: string) => page.replace(s.url, sp.url);
+  await latency(ours(pages[0]![1]), seeded.key, undefined, WARMUP_SECONDS);
+  const twoProcesses: Latency[] = [];
+  for (const [, page] of pages) {
+    await latency(ours(page), seeded.key); // warm-up
+    twoProcesses.push(await latency(ours(page), seeded.key, sp));
+  }
+  await stopped(sp.child);
   process.env.DATABASE_URL = url;
   const { openDatabase } = await import("../../server/db/index.ts");
   const database = await openDatabase({
@@ -582,6 +600,14 @@ async function listPhase(cluster: { url: string }) {
         ([a, b], i) =>
           `${pageName(i)}: ${a!.p50} / ${a!.p99} and ${b!.p50} / ${b!.p99} ms (${(a!.rps + b!.rps).toFixed(0)} req/s; ${a!.cpu!.toFixed(2)} and ${b!.cpu!.toFixed(2)} ms)`,
       )
+      .join("; "),
+  );
+  report(
+    `\nThe same pages from one start with SERVER_PROCESSES=2, 8 connections (p50 / p99, req/s, CPU a request of all its processes):`,
+  );
+  report(
+    twoProcesses
+      .map((r, i) => `${pageName(i)}: ${r.p50} / ${r.p99} ms (${r.rps.toFixed(0)} req/s; ${r.cpu!.toFixed(2)} ms)`)
       .join("; "),
   );
   report(`\nA page of 50 of that user's own list with its count, alone and in process (p50 of 20): ${paged}`);

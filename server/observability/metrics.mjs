@@ -1,6 +1,7 @@
 /**
  * The process's metrics (prom-client), served in Prometheus text format at GET /metrics by the front. Counters start
- * at zero with the process: each replica is scraped on its own. Labels are bounded sets: routes are path templates,
+ * at zero with the process: each replica is scraped on its own, while the workers of one `npm start` are served added
+ * up (scripts/processes.mjs). Labels are bounded sets: routes are path templates,
  * outcomes, channels and providers closed lists. One registry per process, shared through `globalThis` by the
  * unbundled front and the code Next.js bundles. Plain JavaScript for the front.
  */
@@ -51,6 +52,8 @@ function create() {
       name: "watch_runs_due_waiting",
       help: "Active watches whose next run is due and has not started (all replicas: read from the database).",
       registers,
+      // Every worker reads the same number: added up, it would count each watch once per worker.
+      aggregator: "first",
       async collect() {
         this.set(await dueWaiting());
       },

@@ -1,7 +1,8 @@
 /**
  * Rate limits: fixed windows per client address for the public endpoints, per account for authenticated reads and
  * writes. One `RateLimiter`, chosen here: @upstash/ratelimit on Redis (Upstash REST) when
- * UPSTASH_REDIS_REST_URL/TOKEN are set, so replicas share counts; otherwise the same algorithm in process.
+ * UPSTASH_REDIS_REST_URL/TOKEN are set, so replicas share counts; otherwise the same algorithm in memory: this
+ * process's, or for the workers of one `npm start` their primary's.
  * A failing store lets the request through (limits protect the service; they must not take it down).
  */
 import { Ratelimit } from "@upstash/ratelimit";
@@ -11,6 +12,8 @@ import { env } from "../env";
 import { clientGroup } from "../net/client-address.mjs";
 import { BUCKETS, type Bucket, type BucketSpec } from "./buckets";
 import { log } from "../observability/log.mjs";
+import { askPrimary, inWorker } from "../processes.mjs";
+import { fixedWindows } from "./windows.mjs";
 import { forgetOnStop } from "../start-state";
 
 export { BUCKETS, type Bucket } from "./buckets";
@@ -41,22 +44,19 @@ export interface RateLimiter {
 }
 
 export function memoryLimiter(now = () => Date.now()): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows = fixedWindows();
   return {
     async take(bucket, key) {
-      const limit = limitOf(bucket);
-      const t = now();
-      const start = t - (t % windowMs());
-      const id = `${bucket}:${key}`;
-      let w = windows.get(id);
-      if (!w || w.start !== start) {
-        if (windows.size > 50_000) for (const [k, v] of windows) if (v.start !== start) windows.delete(k);
-        w = { start, count: 0 };
-        windows.set(id, w);
-      }
-      w.count++;
-      return { success: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), reset: start + windowMs() };
+      return windows.take(`${bucket}:${key}`, limitOf(bucket), windowMs(), now());
     },
+  };
+}
+
+/** The workers of one `npm start` count in their primary's windows. */
+function primaryLimiter(): RateLimiter {
+  return {
+    take: (bucket, key) =>
+      askPrimary("rate-limit", { id: `${bucket}:${key}`, limit: limitOf(bucket), windowMs: windowMs() }),
   };
 }
 
@@ -91,7 +91,9 @@ export function rateLimiter(): RateLimiter {
   return (g.__watchRateLimiter ??=
     env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
       ? upstashLimiter(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN)
-      : memoryLimiter());
+      : inWorker()
+        ? primaryLimiter()
+        : memoryLimiter());
 }
 
 /**
