@@ -27,7 +27,12 @@ export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
   const cap = connectionCap(trustProxy);
   // Worker 0 keeps the configured identity, so that runs left pending under it by a one-process start resume.
   const executorId = process.env.WATCH_EXECUTOR_ID || "local";
-  /** @type {Map<number, { worker: import("node:cluster").Worker, line: ReturnType<typeof messenger>, ready: boolean, clients: Map<string, number> }>} */
+  /**
+   * Each worker by its number: whether it takes connections, how many each client holds open on it, and the
+   * connections sent to it that it has not taken yet.
+   * @type {Map<number, { worker: import("node:cluster").Worker, line: ReturnType<typeof messenger>, ready: boolean,
+   *                      clients: Map<string, number>, sent: Map<number, net.Socket> }>}
+   */
   const slots = new Map();
   let started = false;
   let stopping = false;
@@ -36,6 +41,7 @@ export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
   let connections = 0;
 
   const readySlots = () => [...slots.values()].filter((s) => s.ready);
+  const allExited = () => [...slots.values()].every((s) => s.worker.isDead());
 
   /** Every ready worker's metrics, added up as one process's (counters and histograms summed). */
   async function metricsOfAll() {
@@ -83,14 +89,15 @@ export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
       sent.clear();
       if (stopping) {
         if (code !== 0) failed = true;
-        if ([...slots.values()].every((s) => s.worker.isDead())) finish();
+        if (allExited()) finish();
       } else if (!started) {
         log.fatal(`Start-up failed: process ${index} exited (${signal ?? code}; see its error above)`);
         failed = true;
         stop();
       } else {
         log.error(`process ${index} (pid ${worker.process.pid}) exited (${signal ?? code}): starting another`);
-        fork(index);
+        // A second later: one that cannot start (its database gone) is not restarted in a tight loop.
+        setTimeout(() => stopping || fork(index), 1000);
       }
     });
   }
@@ -134,6 +141,7 @@ export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
     if (stopping) return;
     stopping = true;
     for (const s of slots.values()) if (!s.worker.isDead()) s.worker.process.kill("SIGTERM");
+    if (allExited()) return finish();
     setTimeout(() => {
       log.error("shutdown did not finish in time: exiting");
       for (const s of slots.values()) if (!s.worker.isDead()) s.worker.process.kill("SIGKILL");

@@ -41,8 +41,11 @@ if (logFormat() === "json")
     console[method] = (...args) => log[level](util.format(...args));
 
 let trustProxy;
+let processes = 1;
 try {
   trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+  // The development server is one process.
+  if (!dev) processes = serverProcesses(process.env.SERVER_PROCESSES, process.env.DATABASE_URL);
 } catch (e) {
   log.fatal(`Invalid configuration:\n  ${e.message}`);
   process.exit(1);
@@ -50,14 +53,6 @@ try {
 // The same reading as server/env.ts, which refuses any other value at start.
 const noauth = process.env.SERVICE_NOAUTH === "1" || process.env.SERVICE_NOAUTH === "true";
 const worker = inWorker();
-let processes = 1;
-try {
-  // The development server is one process.
-  if (!dev) processes = serverProcesses(process.env.SERVER_PROCESSES, process.env.DATABASE_URL);
-} catch (e) {
-  log.fatal(`Invalid configuration:\n  ${e.message}`);
-  process.exit(1);
-}
 
 if (!dev && !worker && (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || process.argv.includes("--build"))) {
   log.info("No production build found: running `next build` first (once).");

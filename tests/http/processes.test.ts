@@ -6,8 +6,8 @@
  */
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import { describe, expect, it } from "vitest";
+import { oneOverCap } from "../helpers/connections";
 import { startServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
 
@@ -80,26 +80,9 @@ describe("one start, several processes", () => {
         expect(metrics.match(/^watch_runs_due_waiting /gm)).toHaveLength(1);
 
         // 256 connections per client address across the workers: the next is answered 429.
-        const sockets: net.Socket[] = [];
-        const open = () =>
-          new Promise<net.Socket>((resolve, reject) => {
-            const socket = net.connect(s.port, "127.0.0.1", () => resolve(socket));
-            socket.on("error", reject);
-            sockets.push(socket);
-          });
-        try {
-          for (let i = 0; i < 256; i++) await open();
-          const extra = await open();
-          const answer = await new Promise<string>((resolve) => {
-            let data = "";
-            extra.on("data", (d) => (data += d));
-            extra.on("close", () => resolve(data));
-            setTimeout(() => resolve(`(still open) ${data}`), 3000);
-          });
-          expect(answer).toMatch(/^HTTP\/1\.1 429 /);
-        } finally {
-          sockets.forEach((socket) => socket.destroy());
-        }
+        const { answer, sockets } = await oneOverCap(s.port, 256);
+        sockets.forEach((socket) => socket.destroy());
+        expect(answer).toMatch(/^HTTP\/1\.1 429 /);
         // Their closing is counted: new connections are served.
         await waitFor("a connection served again", async () => (await getAlone(s.port, "/api/health")).status === 200);
 

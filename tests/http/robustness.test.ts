@@ -10,6 +10,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, newUser, server } from "../helpers/api";
+import { oneOverCap } from "../helpers/connections";
 import { startAgain, startServer, type RunningServer } from "../helpers/server";
 import { BAD_PATH_IDS, operationsOf, type Operation } from "../helpers/operations";
 
@@ -156,22 +157,8 @@ describe("a server of its own", () => {
 
   // The server's own client address is not a trusted proxy's here (no TRUST_PROXY, unlike the shared server).
   it("holds at most 256 connections per client address: the next is answered 429 and closed; once some close, new ones are served", async () => {
-    const sockets: net.Socket[] = [];
-    const open = () =>
-      new Promise<net.Socket>((resolve, reject) => {
-        const s = net.connect(own.port, "127.0.0.1", () => resolve(s));
-        s.on("error", reject);
-        sockets.push(s);
-      });
+    const { answer, sockets } = await oneOverCap(own.port, 256);
     try {
-      for (let i = 0; i < 256; i++) await open();
-      const extra = await open();
-      const answer = await new Promise<string>((resolve) => {
-        let data = "";
-        extra.on("data", (d) => (data += d));
-        extra.on("close", () => resolve(data));
-        setTimeout(() => resolve(`(still open) ${data}`), 3000);
-      });
       expect(answer).toMatch(/^HTTP\/1\.1 429 /);
       for (const s of sockets.splice(0, 10)) s.destroy();
       await new Promise((r) => setTimeout(r, 200));
