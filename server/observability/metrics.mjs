@@ -1,9 +1,9 @@
 /**
  * The process's metrics (prom-client), served in Prometheus text format at GET /metrics by the front. Counters start
  * at zero with the process: each replica is scraped on its own, while the workers of one `npm start` are served added
- * up (scripts/processes.mjs). Labels are bounded sets: routes are path templates,
- * outcomes, channels and providers closed lists. One registry per process, shared through `globalThis` by the
- * unbundled front and the code Next.js bundles. Plain JavaScript for the front.
+ * up (scripts/processes.mjs). Labels are bounded sets: routes are path templates, outcomes, channels and providers
+ * closed lists. One registry per process, shared through `globalThis` by the unbundled front and the code Next.js
+ * bundles. Plain JavaScript for the front.
  */
 import client from "prom-client";
 

@@ -1,6 +1,6 @@
 /**
  * Fixed windows counted in memory, one per bucket and key: the store of one process, or of the primary for all the
- * workers of one `npm start` (server/processes.mjs). Plain JavaScript for the primary, which runs no bundled code.
+ * workers of one `npm start` (scripts/processes.mjs). Plain JavaScript for the primary, which runs no bundled code.
  */
 export function fixedWindows() {
   const windows = new Map();
