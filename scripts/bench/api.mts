@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
-import { benchNodeArgs, productArgs, stopped, unlimited } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped, treeCpuSeconds, unlimited } from "./product.mjs";
 import { benchDatabase, EMAIL_CHANNEL } from "./seed.mts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -100,43 +100,11 @@ const endpoints = [
   { id: "post", name: "POST /api/v1/tasks", method: "POST" as const, path: (p: string) => p },
 ].filter((e) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(",").includes(e.id));
 
-/**
- * CPU seconds a process and its children have used (utime + stime, /proc), the children that exited included
- * (cutime + cstime: a database's connections come and go).
- */
-function cpuSeconds(pid: number): number {
-  const ticks = (stat: string) => {
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // its own and its exited children's
-  };
-  let total = 0;
-  const tree = new Set([pid]);
-  // /proc lists parents before the children they start; a second pass catches any listed earlier.
-  for (let pass = 0; pass < 2; pass++)
-    for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        if (tree.has(ppid)) tree.add(Number(entry));
-      } catch {
-        // gone meanwhile
-      }
-    }
-  for (const p of tree) {
-    try {
-      total += ticks(fs.readFileSync(`/proc/${p}/stat`, "utf8"));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total / 100; // USER_HZ
-}
-
 /** The throwaway cluster's postmaster, whose process tree is the database's CPU. */
 const postmaster = cluster
   ? Number(fs.readFileSync(path.join(cluster.dir, "postmaster.pid"), "utf8").split("\n")[0])
   : 0;
-const databaseCpu = () => (postmaster ? cpuSeconds(postmaster) : NaN);
+const databaseCpu = () => (postmaster ? treeCpuSeconds(postmaster) : NaN);
 
 type Row = { rps: number[]; p50: number[]; p99: number[]; cpuMs: number[]; dbMs: number[] };
 const results = new Map<string, Row>();
@@ -157,10 +125,10 @@ for (let round = 1; round <= ROUNDS; round++) {
         });
       // Unmeasured warm-up: lazily loaded route code, JIT, the first (bcrypt) check of the key.
       if (round === 1) await load(WARMUP_SECONDS);
-      const cpuBefore = cpuSeconds(s.child.pid!);
+      const cpuBefore = treeCpuSeconds(s.child.pid!);
       const dbBefore = databaseCpu();
       const r = await load(DURATION);
-      const cpuMs = ((cpuSeconds(s.child.pid!) - cpuBefore) * 1000) / r.requests.total;
+      const cpuMs = ((treeCpuSeconds(s.child.pid!) - cpuBefore) * 1000) / r.requests.total;
       const dbMs = ((databaseCpu() - dbBefore) * 1000) / r.requests.total;
       if (r.non2xx) console.warn(`${s.name} ${ep.name}: ${r.non2xx} non-2xx responses`);
       const k = `${ep.name}|${s.name}`;

@@ -30,3 +30,35 @@ export const stopped = (child) =>
     child.once("exit", () => (clearTimeout(timer), resolve()));
     child.kill("SIGTERM");
   });
+
+/**
+ * CPU seconds a process and its children have used (utime + stime, /proc), the children that exited included
+ * (cutime + cstime: a database's connections come and go; a server's workers when it serves from several processes).
+ */
+export function treeCpuSeconds(pid) {
+  const ticks = (stat) => {
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // its own and its exited children's
+  };
+  let total = 0;
+  const tree = new Set([pid]);
+  // /proc lists parents before the children they start; a second pass catches any listed earlier.
+  for (let pass = 0; pass < 2; pass++)
+    for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (tree.has(ppid)) tree.add(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  for (const p of tree) {
+    try {
+      total += ticks(fs.readFileSync(`/proc/${p}/stat`, "utf8"));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total / 100; // USER_HZ
+}

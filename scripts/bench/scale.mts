@@ -28,7 +28,7 @@ import { generateApiKey } from "../../server/auth/api-keys.ts";
 import { migrateDatabase } from "../../server/db/schema-engine.ts";
 import { decisionFor, startModelStub, startSearxStub } from "../../tests/helpers/stubs/model.ts";
 import { throwawayPostgres } from "../../tests/helpers/postgres.mjs";
-import { benchNodeArgs, productArgs, stopped, unlimited } from "./product.mjs";
+import { benchNodeArgs, productArgs, stopped, treeCpuSeconds, unlimited } from "./product.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -218,22 +218,8 @@ async function startProduct(env: Record<string, string>): Promise<Server> {
   return { child, url: `http://127.0.0.1:${p}`, output: () => text, startMs: Date.now() - started };
 }
 
-/** A process's fields in /proc/<pid>/stat after its name: [0] state, [1] parent, [11] user and [12] system time. */
-const statOf = (pid: number | string) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-
 /** The server's CPU time (user + system) in ms, with its workers' when it serves from several processes. */
-function cpuMs(pid: number) {
-  const pids = [pid];
-  for (const entry of fs.readdirSync("/proc"))
-    if (/^\d+$/.test(entry)) {
-      try {
-        if (Number(statOf(entry)[1]) === pid) pids.push(Number(entry));
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-  return pids.reduce((sum, p) => sum + (Number(statOf(p)[11]) + Number(statOf(p)[12])) * 10, 0);
-}
+const cpuMs = (pid: number) => treeCpuSeconds(pid) * 1000;
 const peakRss = (pid: number) =>
   Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
