@@ -19,10 +19,10 @@ const NO_WORKER =
   "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
 /**
- * @param {{ processes: number, port: number, hostname: string, graceMs: number,
+ * @param {{ processes: number, port: number, hostname: string, shownUrl: string, graceMs: number,
  *           trustProxy: ReturnType<typeof import("../server/net/client-address.mjs").parseTrustProxy> }} opts
  */
-export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
+export function runPrimary({ processes, port, hostname, shownUrl, graceMs, trustProxy }) {
   const windows = fixedWindows();
   const cap = connectionCap(trustProxy);
   // Worker 0 keeps the configured identity, so that runs left pending under it by a one-process start resume.
@@ -131,9 +131,7 @@ export function runPrimary({ processes, port, hostname, graceMs, trustProxy }) {
   function listen() {
     server.listen(port, hostname, () => {
       started = true;
-      log.info(
-        `Watch ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (${processes} processes)`,
-      );
+      log.info(`Watch ready on ${shownUrl} (${processes} processes)`);
     });
   }
 

@@ -66,9 +66,11 @@ const port = Number(process.env.PORT ?? 8000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
 /** As server/env.ts reads it (which refuses a bad value at start). */
 const graceMs = Number(process.env.SHUTDOWN_GRACE_MS || 30_000);
+/** Where the start-up line says the service is. */
+const shownUrl = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 if (processes > 1 && cluster.isPrimary) {
   const { runPrimary } = await import("./processes.mjs");
-  runPrimary({ processes, port, hostname, graceMs, trustProxy });
+  runPrimary({ processes, port, hostname, shownUrl, graceMs, trustProxy });
 } else await serve();
 
 async function serve() {
@@ -126,7 +128,7 @@ async function serve() {
       process.exit(1);
     }
     server.ready();
-    if (!worker) return log.info(`Watch ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+    if (!worker) return log.info(`Watch ready on ${shownUrl}`);
     process.on("message", (m, socket) => {
       if (m?.type !== "watch:connection" || !socket) return;
       if (m.client)

@@ -27,10 +27,10 @@ function childrenOf(pid: number) {
 }
 
 /** A GET on a connection of its own (closed after it): the primary hands each one to the next worker. */
-function getAlone(port: number, path: string, headers: Record<string, string> = {}) {
+function getAlone(port: number, path: string) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     http
-      .get({ host: "127.0.0.1", port, path, agent: false, headers, timeout: 10_000 }, (res) => {
+      .get({ host: "127.0.0.1", port, path, agent: false, timeout: 10_000 }, (res) => {
         let body = "";
         res.on("data", (d) => (body += d));
         res.on("end", () => resolve({ status: res.statusCode!, body }));
